@@ -1,0 +1,111 @@
+// swift-tools-version: 6.1
+//
+// Glimpse: visual-intelligence style image lookup for Linux servers.
+//
+// The module graph follows the pipeline:
+//
+//   CLibPNG, CLibJPEG          system libraries (pkg-config)
+//   CGlimpseCodecs             the only C that calls them; holds every setjmp
+//   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
+//   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
+//   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
+//   GlimpseLabels              scene labels from the labelled-reference model in Models/
+//   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
+//   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
+//   glimpse                    the command-line tool
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Glimpse",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "glimpse", targets: ["glimpse"]),
+        .library(name: "GlimpseImage", targets: ["GlimpseImage"]),
+        .library(name: "GlimpseIndex", targets: ["GlimpseIndex"]),
+        .library(name: "GlimpseVision", targets: ["GlimpseVision"]),
+        .library(name: "GlimpseLabels", targets: ["GlimpseLabels"]),
+        .library(name: "GlimpseIntents", targets: ["GlimpseIntents"]),
+        .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
+    ],
+    dependencies: [
+        // CLI parsing: the standard for Swift command-line tools.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: C
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .target(
+            name: "CGlimpseCodecs",
+            dependencies: ["CLibPNG", "CLibJPEG"]
+        ),
+
+        // MARK: Libraries
+        .target(
+            name: "GlimpseImage",
+            dependencies: ["CGlimpseCodecs"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseIndex",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseVision",
+            dependencies: ["GlimpseImage"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseLabels",
+            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseIntents",
+            dependencies: ["GlimpseImage"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseCatalog",
+            dependencies: ["GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Executable
+        .executableTarget(
+            name: "glimpse",
+            dependencies: [
+                "GlimpseImage", "GlimpseVision", "GlimpseLabels", "GlimpseIndex",
+                "GlimpseIntents", "GlimpseCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseVisionTests", dependencies: ["GlimpseVision", "GlimpseImage"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseCatalogTests", dependencies: ["GlimpseCatalog", "GlimpseIntents", "GlimpseImage"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseCLITests", dependencies: ["glimpse"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// GlimpseCatalog: module placeholder; replaced as the module is written.

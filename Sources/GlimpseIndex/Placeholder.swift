@@ -1,0 +1,1 @@
+// GlimpseIndex: module placeholder; replaced as the module is written.

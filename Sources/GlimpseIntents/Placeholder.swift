@@ -1,0 +1,1 @@
+// GlimpseIntents: module placeholder; replaced as the module is written.

@@ -1,0 +1,1 @@
+// GlimpseLabels: module placeholder; replaced as the module is written.

@@ -1,0 +1,1 @@
+// GlimpseVision: module placeholder; replaced as the module is written.

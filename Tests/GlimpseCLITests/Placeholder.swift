@@ -1,0 +1,1 @@
+// GlimpseCLITests: placeholder; replaced as the tests are written.

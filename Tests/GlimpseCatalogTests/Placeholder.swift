@@ -1,0 +1,1 @@
+// GlimpseCatalogTests: placeholder; replaced as the tests are written.

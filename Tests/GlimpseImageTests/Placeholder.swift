@@ -1,0 +1,1 @@
+// GlimpseImageTests: placeholder; replaced as the tests are written.

@@ -1,0 +1,1 @@
+// GlimpseIndexTests: placeholder; replaced as the tests are written.

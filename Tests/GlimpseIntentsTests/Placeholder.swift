@@ -1,0 +1,1 @@
+// GlimpseIntentsTests: placeholder; replaced as the tests are written.

@@ -1,0 +1,1 @@
+// GlimpseLabelsTests: placeholder; replaced as the tests are written.

@@ -1,0 +1,1 @@
+// GlimpseVisionTests: placeholder; replaced as the tests are written.

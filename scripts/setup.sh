@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the system packages Glimpse builds against, only when they are missing (Debian/Ubuntu).
+set -euo pipefail
+missing=()
+for pkg in libpng-dev libjpeg-dev pkg-config; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${missing[@]}"
+fi

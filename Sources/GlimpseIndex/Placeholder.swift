@@ -1,1 +1,0 @@
-// GlimpseIndex: module placeholder; replaced as the module is written.

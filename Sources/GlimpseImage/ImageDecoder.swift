@@ -1,0 +1,52 @@
+/// Decodes PNG and JPEG data into ``PixelBuffer``s, choosing the codec by the leading bytes.
+///
+/// Decoding is synchronous and thread-safe: any number of decodes may run at once on
+/// different threads. Sizes are checked against ``DecodingLimits`` from the header, before
+/// pixel memory is allocated.
+public enum ImageDecoder {
+    /// The format whose signature starts `data` (never judged by a file name), or `nil`.
+    public static func format(of data: [UInt8]) -> ImageFormat? {
+        data.withUnsafeBytes { ImageFormat.sniff($0) }
+    }
+
+    /// Decodes PNG or JPEG bytes, optionally downscaled and turned upright.
+    ///
+    /// - Throws: ``ImageDecodingError`` for empty, unrecognised, oversized, truncated or corrupt data.
+    public static func decode(_ data: [UInt8], options: DecodingOptions = .init()) throws(ImageDecodingError) -> DecodedImage {
+        if let maxDimension = options.maxDimension, maxDimension < 1 {
+            throw .invalidOptions("maxDimension is \(maxDimension); pass nil for full size or a value of at least 1")
+        }
+        guard !data.isEmpty else { throw .empty }
+        guard data.count <= options.limits.maxInputBytes else {
+            throw .inputTooLarge(byteCount: data.count, limit: options.limits.maxInputBytes)
+        }
+        var outcome: Result<(ImageFormat, CodecOutput), ImageDecodingError> = .failure(.empty)
+        data.withUnsafeBytes { bytes in
+            outcome = Result { () throws(ImageDecodingError) -> (ImageFormat, CodecOutput) in
+                switch ImageFormat.sniff(bytes) {
+                case .jpeg?: return (.jpeg, try JPEGCodec.decode(bytes, options: options))
+                case .png?: return (.png, try PNGCodec.decode(bytes, options: options))
+                case nil: throw .unsupportedFormat(leadingBytes: Array(bytes.prefix(8)))
+                }
+            }
+        }
+        let (format, output) = try outcome.get()
+        var buffer = output.buffer
+        if let maxDimension = options.maxDimension, max(buffer.width, buffer.height) > maxDimension {
+            buffer = buffer.downscaled(toFit: maxDimension)
+        }
+        if options.appliesOrientation, output.orientation != 1 {
+            buffer = buffer.oriented(exifOrientation: output.orientation)
+        }
+        return DecodedImage(
+            format: format, pixelBuffer: buffer, sourceWidth: output.sourceWidth,
+            sourceHeight: output.sourceHeight, orientation: output.orientation, warningCount: output.warningCount)
+    }
+
+    /// Reads the file at `path` (refusing it before reading when it exceeds
+    /// ``DecodingLimits/maxInputBytes``) and decodes it like ``decode(_:options:)``.
+    public static func decode(contentsOfFile path: String, options: DecodingOptions = .init()) throws(ImageDecodingError) -> DecodedImage {
+        let bytes = try FileInput.read(path: path, limit: options.limits.maxInputBytes)
+        return try decode(bytes, options: options)
+    }
+}

@@ -1,0 +1,39 @@
+import CGlimpseCodecs
+
+/// PNG decoding through the libpng shim in CGlimpseCodecs.
+enum PNGCodec {
+    static func decode(_ data: UnsafeRawBufferPointer, options: DecodingOptions) throws(ImageDecodingError) -> CodecOutput {
+        let limits = options.limits
+        guard let base = data.baseAddress, !data.isEmpty else { throw .empty }
+        guard let decoder = glimpse_png_create() else {
+            throw .outOfMemory(format: .png, message: "cannot allocate a PNG decoder")
+        }
+        defer { glimpse_png_destroy(decoder) }
+        var result = glimpse_codec_result()
+        var header = glimpse_png_header()
+        let input = base.assumingMemoryBound(to: UInt8.self)
+        let status = glimpse_png_read_header(decoder, input, data.count, &header, &result)
+        try CodecSupport.check(status, result, format: .png, limits: limits)
+        let width = Int(header.width), height = Int(header.height)
+        try CodecSupport.checkSize(format: .png, width: width, height: height, limits: limits)
+
+        let pixelFormat: PixelFormat
+        switch header.channels {
+        case 1: pixelFormat = .gray8
+        case 3: pixelFormat = .rgb8
+        default: pixelFormat = .rgba8
+        }
+        let buffer = try CodecSupport.makeBuffer(
+            format: .png, width: width, height: height, pixelFormat: pixelFormat
+        ) { (out, stride) throws(ImageDecodingError) in
+            guard let target = out.baseAddress else { throw .invalidDimensions(format: .png, width: 0, height: 0) }
+            let decoded = glimpse_png_decode(
+                decoder, target.assumingMemoryBound(to: UInt8.self), stride,
+                header.width, header.height, header.channels, &result)
+            try CodecSupport.check(decoded, result, format: .png, limits: limits)
+        }
+        return CodecOutput(
+            buffer: buffer, sourceWidth: width, sourceHeight: height,
+            orientation: 1, warningCount: Int(result.warning_count))
+    }
+}

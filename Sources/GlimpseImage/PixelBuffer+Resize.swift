@@ -1,0 +1,207 @@
+extension PixelBuffer {
+    /// The width and height this buffer would have if scaled, keeping its aspect ratio, so that
+    /// its longer side is `maxDimension`; its own size when it already fits.
+    public func sizeFitting(maxDimension: Int) -> (width: Int, height: Int) {
+        let longer = max(width, height)
+        guard longer > maxDimension, maxDimension >= 1 else { return (width, height) }
+        func scaled(_ side: Int) -> Int {
+            max(1, min(maxDimension, (side * maxDimension + longer / 2) / longer))
+        }
+        return width >= height ? (maxDimension, scaled(height)) : (scaled(width), maxDimension)
+    }
+
+    /// A copy whose longer side is at most `maxDimension`, made by area averaging (each output
+    /// pixel is the mean of the source area it covers; colour is weighted by alpha for `rgba8`).
+    /// Returns `self` when the buffer already fits; never enlarges.
+    ///
+    /// - Precondition: `maxDimension >= 1`.
+    public func downscaled(toFit maxDimension: Int) -> PixelBuffer {
+        precondition(maxDimension >= 1, "maxDimension must be at least 1, got \(maxDimension)")
+        let (outWidth, outHeight) = sizeFitting(maxDimension: maxDimension)
+        return areaAveraged(width: outWidth, height: outHeight)
+    }
+
+    /// A copy of `width × height` (each no larger than this buffer's) made by area averaging.
+    ///
+    /// - Precondition: `1 <= width <= self.width` and `1 <= height <= self.height`.
+    public func areaAveraged(width outWidth: Int, height outHeight: Int) -> PixelBuffer {
+        precondition(outWidth >= 1 && outWidth <= width && outHeight >= 1 && outHeight <= height,
+                     "area averaging shrinks only: \(width)×\(height) to \(outWidth)×\(outHeight)")
+        if outWidth == width && outHeight == height { return self }
+        let channels = pixelFormat.bytesPerPixel
+        let alpha = pixelFormat == .rgba8
+        let geometry = AreaGeometry(
+            sourceWidth: width, sourceHeight: height, sourceStride: bytesPerRow,
+            width: outWidth, height: outHeight, channels: channels)
+        return withUnsafeBytes { source in
+            Self.assemble(width: outWidth, height: outHeight, pixelFormat: pixelFormat) { out, outStride in
+                if width % outWidth == 0 && height % outHeight == 0 && !alpha {
+                    AreaAverage.integerFactor(source, out, outStride, geometry)
+                } else {
+                    AreaAverage.fractional(source, out, outStride, geometry, alpha: alpha)
+                }
+            }
+        }
+    }
+}
+
+/// Sizes shared by the area-averaging loops.
+struct AreaGeometry {
+    let sourceWidth: Int, sourceHeight: Int, sourceStride: Int
+    let width: Int, height: Int, channels: Int
+}
+
+/// Fenced pointer loops for area averaging; scratch memory is allocated once per call.
+enum AreaAverage {
+    /// Exact integer factors (no alpha): sums of `fx × fy` blocks with rounding.
+    static func integerFactor(
+        _ source: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer, _ outStride: Int, _ g: AreaGeometry
+    ) {
+        switch g.channels {
+        case 1: integerFactor(source, out, outStride, g, channels: 1)
+        case 3: integerFactor(source, out, outStride, g, channels: 3)
+        default: integerFactor(source, out, outStride, g, channels: 4)
+        }
+    }
+
+    @inline(__always)
+    private static func integerFactor(
+        _ source: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer, _ outStride: Int,
+        _ g: AreaGeometry, channels ch: Int
+    ) {
+        guard let src = source.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let dst = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let fx = g.sourceWidth / g.width, fy = g.sourceHeight / g.height
+        let count = UInt32(fx * fy)
+        let half = count / 2
+        let samples = g.width * ch
+        let accumulator = UnsafeMutablePointer<UInt32>.allocate(capacity: samples)
+        defer { accumulator.deallocate() }
+        for dy in 0..<g.height {
+            accumulator.initialize(repeating: 0, count: samples)
+            for r in 0..<fy {
+                var p = src + (dy * fy + r) * g.sourceStride
+                var a = accumulator
+                for _ in 0..<g.width {
+                    for _ in 0..<fx {
+                        for c in 0..<ch { a[c] &+= UInt32(p[c]) }
+                        p += ch
+                    }
+                    a += ch
+                }
+            }
+            let row = dst + dy * outStride
+            for i in 0..<samples { row[i] = UInt8(truncatingIfNeeded: (accumulator[i] &+ half) / count) }
+        }
+    }
+
+    /// Any factor: separable coverage weights, horizontal pass per source row (cached for rows
+    /// shared by two output rows), vertical accumulation in `Float`.
+    static func fractional(
+        _ source: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer, _ outStride: Int,
+        _ g: AreaGeometry, alpha: Bool
+    ) {
+        guard let src = source.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let dst = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let ch = g.channels
+        let columns = CoverageTable(source: g.sourceWidth, target: g.width)
+        let rows = CoverageTable(source: g.sourceHeight, target: g.height)
+        let samples = g.width * ch
+        let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: samples)
+        let resampled = UnsafeMutablePointer<Float>.allocate(capacity: samples)
+        defer { accumulator.deallocate(); resampled.deallocate() }
+        var cachedRow = -1
+        for dy in 0..<g.height {
+            accumulator.initialize(repeating: 0, count: samples)
+            let first = rows.start[dy]
+            for tap in 0..<rows.taps {
+                let weightY = rows.weights[dy * rows.taps + tap]
+                if weightY == 0 { continue }
+                let sy = first + tap
+                if sy != cachedRow {
+                    horizontal(src + sy * g.sourceStride, resampled, columns, channels: ch, alpha: alpha)
+                    cachedRow = sy
+                }
+                for i in 0..<samples { accumulator[i] += weightY * resampled[i] }
+            }
+            let row = dst + dy * outStride
+            if alpha {
+                for x in 0..<g.width {
+                    let a = accumulator[x * 4 + 3]
+                    let scale: Float = a > 0 ? 255 / a : 0
+                    for c in 0..<3 { row[x * 4 + c] = clampByte(accumulator[x * 4 + c] * scale) }
+                    row[x * 4 + 3] = clampByte(a)
+                }
+            } else {
+                for i in 0..<samples { row[i] = clampByte(accumulator[i]) }
+            }
+        }
+    }
+
+    /// One source row resampled to the output width (colour premultiplied by alpha/255 for RGBA).
+    private static func horizontal(
+        _ row: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>, _ columns: CoverageTable,
+        channels ch: Int, alpha: Bool
+    ) {
+        for dx in 0..<columns.count {
+            let first = columns.start[dx]
+            var sums: (Float, Float, Float, Float) = (0, 0, 0, 0)
+            for tap in 0..<columns.taps {
+                let w = columns.weights[dx * columns.taps + tap]
+                if w == 0 { continue }
+                let p = row + (first + tap) * ch
+                switch ch {
+                case 1: sums.0 += w * Float(p[0])
+                case 3:
+                    sums.0 += w * Float(p[0]); sums.1 += w * Float(p[1]); sums.2 += w * Float(p[2])
+                default:
+                    let a = Float(p[3])
+                    let wa = alpha ? w * a / 255 : w
+                    sums.0 += wa * Float(p[0]); sums.1 += wa * Float(p[1]); sums.2 += wa * Float(p[2])
+                    sums.3 += w * a
+                }
+            }
+            let o = out + dx * ch
+            o[0] = sums.0
+            if ch >= 3 { o[1] = sums.1; o[2] = sums.2 }
+            if ch == 4 { o[3] = sums.3 }
+        }
+    }
+
+    @inline(__always)
+    private static func clampByte(_ value: Float) -> UInt8 {
+        let rounded = (value + 0.5).rounded(.down)
+        return rounded <= 0 ? 0 : rounded >= 255 ? 255 : UInt8(rounded)
+    }
+}
+
+/// For each output index, the first source index and `taps` weights (summing to 1) of the
+/// source cells its interval `[i·s, (i+1)·s)` covers, with `s = source / target`.
+struct CoverageTable {
+    let count: Int
+    let taps: Int
+    let start: [Int]
+    let weights: [Float]
+
+    init(source: Int, target: Int) {
+        let scale = Double(source) / Double(target)
+        let taps = Int(scale.rounded(.up)) + 1
+        var start = [Int](repeating: 0, count: target)
+        var weights = [Float](repeating: 0, count: target * taps)
+        for i in 0..<target {
+            let lower = Double(i) * scale, upper = min(Double(i + 1) * scale, Double(source))
+            let first = min(Int(lower.rounded(.down)), source - 1)
+            start[i] = first
+            for tap in 0..<taps {
+                let cell = first + tap
+                guard cell < source else { break }
+                let overlap = min(upper, Double(cell + 1)) - max(lower, Double(cell))
+                if overlap > 0 { weights[i * taps + tap] = Float(overlap / scale) }
+            }
+        }
+        self.count = target
+        self.taps = taps
+        self.start = start
+        self.weights = weights
+    }
+}

@@ -30,10 +30,20 @@ let package = Package(
         .library(name: "GlimpseLabels", targets: ["GlimpseLabels"]),
         .library(name: "GlimpseIntents", targets: ["GlimpseIntents"]),
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
+        .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
     ],
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Daemon (GlimpseServer): HTTP/1.1 over a Unix socket, start/stop, logs, metrics, the socket client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: C
@@ -83,12 +93,33 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Daemon
+        .target(name: "CGlimpseSocket"),
+        .target(
+            name: "GlimpseServer",
+            dependencies: [
+                "CGlimpseSocket", "GlimpseImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executable
         .executableTarget(
             name: "glimpse",
             dependencies: [
                 "GlimpseImage", "GlimpseVision", "GlimpseLabels", "GlimpseIndex",
-                "GlimpseIntents", "GlimpseCatalog",
+                "GlimpseIntents", "GlimpseCatalog", "GlimpseServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -104,6 +135,9 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests", dependencies: ["GlimpseCatalog", "GlimpseIntents", "GlimpseImage"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseServerTests",
+                    dependencies: ["GlimpseServer", "CGlimpseSocket"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["glimpse"], swiftSettings: swiftSettings),
     ],

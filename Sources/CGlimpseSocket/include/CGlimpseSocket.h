@@ -1,0 +1,42 @@
+// Small socket helpers for the Glimpse daemon that Swift cannot express directly:
+// reading SO_PEERCRED (`struct ucred` needs _GNU_SOURCE) and probing a Unix socket path.
+#ifndef CGLIMPSESOCKET_H
+#define CGLIMPSESOCKET_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The identity of the process at the other end of a connected Unix socket, as the kernel
+/// recorded it at connect(2) time.
+typedef struct CGlimpseSocket_peer {
+    pid_t pid;
+    uid_t uid;
+    gid_t gid;
+} CGlimpseSocket_peer;
+
+/// Reads SO_PEERCRED of the connected Unix socket `fd` into `out`.
+/// Returns 0 on success, otherwise the errno of getsockopt(2).
+int CGlimpseSocket_peer_credentials(int fd, CGlimpseSocket_peer *out);
+
+/// The longest socket path, in bytes without the terminating NUL, that fits in `sun_path`.
+size_t CGlimpseSocket_max_path_length(void);
+
+/// Tries to connect(2) to the Unix stream socket at `path` and closes the connection at once.
+/// Returns 0 when a listener accepted the connection (the path is live), otherwise the errno:
+/// ECONNREFUSED for a socket node nobody listens on, ENOENT for a missing path,
+/// ENAMETOOLONG when the path does not fit in `sun_path`.
+int CGlimpseSocket_probe(const char *path);
+
+/// Connects a new Unix stream socket to `path`. Returns the descriptor (>= 0) or -errno.
+/// The caller owns the descriptor and must close it.
+int CGlimpseSocket_connect(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,85 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The outermost middleware: checks the peer, turns every error into a JSON response, and records
+/// request metrics.
+struct APIMiddleware: RouterMiddleware {
+    typealias Context = GlimpseRequestContext
+
+    let peerPolicy: PeerPolicy
+    let metrics: ServerMetrics
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            if peerPolicy.isRestricted {
+                let peer = await PeerCredentials.of(context.channel)
+                guard peerPolicy.allows(peer) else {
+                    context.logger.warning(
+                        "refused peer",
+                        metadata: ["peer": "\(peer.map(\.description) ?? "unknown")"]
+                    )
+                    throw APIError.forbidden(peer)
+                }
+            }
+            response = try await next(request, context)
+        } catch {
+            let apiError = Self.apiError(for: error)
+            if apiError.status.code >= 500 {
+                context.logger.error("request failed", metadata: ["error": "\(error)"])
+            } else {
+                context.logger.debug("request refused", metadata: ["error": "\(apiError)"])
+            }
+            metrics.recordError(kind: apiError.code)
+            response = apiError.makeResponse()
+        }
+        metrics.recordRequest(
+            route: context.endpointPath ?? "unmatched",
+            method: request.method.rawValue,
+            status: response.status.code,
+            duration: ContinuousClock.now - start
+        )
+        return response
+    }
+
+    /// Maps any error thrown by a route to the JSON error a client receives.
+    static func apiError(for error: any Error) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as RequestGuardHandler.Rejection:
+            return APIError(
+                HTTPResponse.Status(code: error.status),
+                code: "request_rejected",
+                message: "the request was cut short by the server's limits"
+            ).closingConnection()
+        case is CancellationError:
+            return APIError(
+                .serviceUnavailable,
+                code: "cancelled",
+                message: "the request was cancelled because the client went away or the daemon is stopping"
+            )
+        case let error as any HTTPResponseError:
+            let message: String
+            switch error.status {
+            case .notFound: message = "no such route; see docs/api.md for the routes this daemon serves"
+            case .methodNotAllowed: message = "this route does not accept that method; see docs/api.md"
+            default: message = "\(error)"
+            }
+            return APIError(error.status, code: Self.code(for: error.status), message: message)
+        default:
+            return APIError(.internalServerError, code: "internal", message: "internal error: \(error)")
+        }
+    }
+
+    private static func code(for status: HTTPResponse.Status) -> String {
+        status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "_")
+    }
+}

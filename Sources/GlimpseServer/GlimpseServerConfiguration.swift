@@ -1,0 +1,42 @@
+/// Everything `glimpse serve` is configured with, each value with a documented default.
+public struct GlimpseServerConfiguration: Sendable {
+    /// Where the Unix socket is bound.
+    public var socketPath: String
+    /// The socket's permission bits after binding. Default `0o660` (owner and group read/write).
+    public var socketMode: UInt32
+    /// The mode of directories created on the way to the socket. Default `0o700`.
+    public var directoryMode: UInt32
+    /// Request limits.
+    public var limits: ServerLimits
+    /// Which peers may connect (checked with `SO_PEERCRED`). Default: everyone the socket's mode lets in.
+    public var peerPolicy: PeerPolicy
+    /// How long a graceful shutdown may take to finish in-flight requests before they are cancelled.
+    /// Default 10 s.
+    public var shutdownGracePeriod: Duration
+
+    /// Creates a configuration; every argument but the path defaults to the documented value.
+    public init(
+        socketPath: String,
+        socketMode: UInt32 = 0o660,
+        directoryMode: UInt32 = 0o700,
+        limits: ServerLimits = ServerLimits(),
+        peerPolicy: PeerPolicy = PeerPolicy(),
+        shutdownGracePeriod: Duration = .seconds(10)
+    ) {
+        self.socketPath = socketPath
+        self.socketMode = socketMode
+        self.directoryMode = directoryMode
+        self.limits = limits
+        self.peerPolicy = peerPolicy
+        self.shutdownGracePeriod = shutdownGracePeriod
+    }
+
+    /// The default socket path: `$XDG_RUNTIME_DIR/glimpse/glimpse.sock`, or `/run/glimpse/glimpse.sock`
+    /// when `XDG_RUNTIME_DIR` is not set.
+    public static func defaultSocketPath(environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return runtime + "/glimpse/glimpse.sock"
+        }
+        return "/run/glimpse/glimpse.sock"
+    }
+}

@@ -1,0 +1,261 @@
+/// The JSON bodies of the daemon's API (see docs/api.md). The client decodes the same types.
+
+/// A JSON value of any shape, for entity properties.
+public enum JSONValue: Codable, Sendable, Equatable {
+    /// A string.
+    case string(String)
+    /// A number.
+    case number(Double)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// An array.
+    case array([JSONValue])
+    /// An object.
+    case object([String: JSONValue])
+    /// `null`.
+    case null
+
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Encodes the value as JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+}
+
+/// How an entity is shown to people: its title and an optional subtitle.
+public struct DisplayRepresentationJSON: Codable, Sendable, Equatable {
+    /// The title, such as `Eiffel Tower`.
+    public var title: String
+    /// A second line, such as `landmark · France`.
+    public var subtitle: String?
+
+    /// Creates a display representation.
+    public init(title: String, subtitle: String? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+    }
+}
+
+/// One catalog entity (a place or a collection) as JSON.
+public struct EntityJSON: Codable, Sendable, Equatable {
+    /// `place` or `collection`.
+    public var type: String
+    /// The entity's id, unique within its type.
+    public var id: String
+    /// How the entity is shown.
+    public var displayRepresentation: DisplayRepresentationJSON
+    /// The entity's properties by name.
+    public var properties: [String: JSONValue]
+
+    /// Creates an entity record.
+    public init(type: String, id: String, displayRepresentation: DisplayRepresentationJSON, properties: [String: JSONValue]) {
+        self.type = type
+        self.id = id
+        self.displayRepresentation = displayRepresentation
+        self.properties = properties
+    }
+}
+
+/// One visual-search result: the union value (a place or a collection) with its score and reason.
+public struct SearchResultJSON: Codable, Sendable, Equatable {
+    /// `place` or `collection`: which member of the union this is.
+    public var type: String
+    /// The entity.
+    public var entity: EntityJSON
+    /// How well the picture matches, higher is better.
+    public var score: Double
+    /// Why the entity was returned, for people.
+    public var reason: String
+
+    /// Creates a result.
+    public init(type: String, entity: EntityJSON, score: Double, reason: String) {
+        self.type = type
+        self.entity = entity
+        self.score = score
+        self.reason = reason
+    }
+}
+
+/// A scene label derived from the picture, with its score.
+public struct LabelScoreJSON: Codable, Sendable, Equatable {
+    /// The label, from the catalog's vocabulary.
+    public var label: String
+    /// The label's score, higher is more certain.
+    public var score: Double
+
+    /// Creates a label score.
+    public init(label: String, score: Double) {
+        self.label = label
+        self.score = score
+    }
+}
+
+/// Where the time of one query went, in milliseconds.
+public struct TimingsJSON: Codable, Sendable, Equatable {
+    /// Reading the request body (zero for a next page).
+    public var bodyMs: Double
+    /// Decoding the image (zero for a next page).
+    public var decodeMs: Double
+    /// Labelling and matching.
+    public var queryMs: Double
+    /// From the request head to the response being ready.
+    public var totalMs: Double
+
+    /// Creates timings.
+    public init(bodyMs: Double, decodeMs: Double, queryMs: Double, totalMs: Double) {
+        self.bodyMs = bodyMs
+        self.decodeMs = decodeMs
+        self.queryMs = queryMs
+        self.totalMs = totalMs
+    }
+}
+
+/// The size and format of the decoded query picture.
+public struct ImageInfoJSON: Codable, Sendable, Equatable {
+    /// `jpeg` or `png`.
+    public var format: String
+    /// Width in pixels, after EXIF orientation.
+    public var width: Int
+    /// Height in pixels, after EXIF orientation.
+    public var height: Int
+
+    /// Creates image information.
+    public init(format: String, width: Int, height: Int) {
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+}
+
+/// The answer to `POST /v1/query` and `GET /v1/query/next`.
+public struct QueryResponseJSON: Codable, Sendable, Equatable {
+    /// This page of results, best first.
+    public var results: [SearchResultJSON]
+    /// Scene labels derived from the picture, best first.
+    public var labels: [LabelScoreJSON]
+    /// The cursor for the next page, when there are more results.
+    public var next: String?
+    /// The decoded picture (absent for a next page).
+    public var image: ImageInfoJSON?
+    /// Where the time went.
+    public var timings: TimingsJSON
+
+    /// Creates a query response.
+    public init(
+        results: [SearchResultJSON], labels: [LabelScoreJSON], next: String?, image: ImageInfoJSON?,
+        timings: TimingsJSON
+    ) {
+        self.results = results
+        self.labels = labels
+        self.next = next
+        self.image = image
+        self.timings = timings
+    }
+}
+
+/// The answer to `GET /v1/entities?q=` and `POST /v1/entities/{type}/query`.
+public struct EntityListJSON: Codable, Sendable, Equatable {
+    /// The matching entities.
+    public var entities: [EntityJSON]
+
+    /// Creates a list.
+    public init(entities: [EntityJSON]) {
+        self.entities = entities
+    }
+}
+
+/// One property comparison in `POST /v1/entities/{type}/query`.
+public struct ComparatorJSON: Codable, Sendable, Equatable {
+    /// The property name, such as `kind` or `continent`.
+    public var property: String
+    /// The comparison, such as `equalTo`, `notEqualTo`, `contains`, `hasPrefix`.
+    public var comparator: String
+    /// The value compared against.
+    public var value: String
+
+    /// Creates a comparison.
+    public init(property: String, comparator: String, value: String) {
+        self.property = property
+        self.comparator = comparator
+        self.value = value
+    }
+}
+
+/// One sort key in `POST /v1/entities/{type}/query`.
+public struct SortJSON: Codable, Sendable, Equatable {
+    /// The property to sort by.
+    public var property: String
+    /// `ascending` (default) or `descending`.
+    public var order: String?
+
+    /// Creates a sort key.
+    public init(property: String, order: String? = nil) {
+        self.property = property
+        self.order = order
+    }
+}
+
+/// The body of `POST /v1/entities/{type}/query`.
+public struct PropertyQueryJSON: Codable, Sendable, Equatable {
+    /// The comparisons; an empty list matches everything.
+    public var comparators: [ComparatorJSON]
+    /// `all` (every comparison must hold, the default) or `any`.
+    public var mode: String?
+    /// Sort keys, applied in order.
+    public var sort: [SortJSON]?
+    /// The most entities to return.
+    public var limit: Int?
+
+    /// Creates a property query.
+    public init(comparators: [ComparatorJSON], mode: String? = nil, sort: [SortJSON]? = nil, limit: Int? = nil) {
+        self.comparators = comparators
+        self.mode = mode
+        self.sort = sort
+        self.limit = limit
+    }
+}
+
+/// The answer to `GET /healthz`.
+public struct HealthJSON: Codable, Sendable, Equatable {
+    /// `ok`.
+    public var status: String
+    /// Places in the loaded catalog.
+    public var places: Int
+    /// Collections in the loaded catalog.
+    public var collections: Int
+    /// Image queries running or waiting.
+    public var queriesInFlight: Int
+
+    /// Creates a health answer.
+    public init(status: String, places: Int, collections: Int, queriesInFlight: Int) {
+        self.status = status
+        self.places = places
+        self.collections = collections
+        self.queriesInFlight = queriesInFlight
+    }
+}

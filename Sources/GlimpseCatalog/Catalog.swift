@@ -1,0 +1,177 @@
+import Foundation
+
+/// The validated catalog: places, collections and the label vocabulary, loaded from `catalog.json`.
+///
+/// Loading checks the whole file before anything uses it: ids are unique, every collection a place
+/// lists exists, every photo exists, and every label is in the vocabulary. A `Catalog` is an
+/// immutable value and can be shared between tasks.
+public struct Catalog: Sendable {
+    /// The file name looked for inside a catalog folder.
+    public static let fileName = "catalog.json"
+
+    /// The absolute path of the folder holding `catalog.json`; photo paths are resolved against it.
+    public let directory: String
+    /// Every place, in file order.
+    public let places: [PlaceEntity]
+    /// Every collection, in file order, each with the ids of the places that list it.
+    public let collections: [CollectionEntity]
+    /// The label vocabulary, in file order.
+    public let labels: [String]
+    /// The exact bytes of `catalog.json`, kept so a content-derived snapshot id can be computed.
+    public let contents: [UInt8]
+
+    private let placeIndex: [String: Int]
+    private let collectionIndex: [String: Int]
+
+    /// Loads and validates `catalog.json` from a catalog folder such as `Images`.
+    ///
+    /// - Parameter checkPhotos: when `true` (the default), every place's photo must exist.
+    /// - Throws: ``CatalogError`` naming the first entry at fault.
+    public static func load(directory: String, checkPhotos: Bool = true) throws(CatalogError) -> Catalog {
+        let folder = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+        let file = folder.appendingPathComponent(fileName)
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw .unreadable(path: file.path, reason: Self.reason(error))
+        }
+        return try Catalog(json: Array(data), directory: folder.path, sourcePath: file.path, checkPhotos: checkPhotos)
+    }
+
+    /// Parses and validates catalog JSON whose photo paths are relative to `directory`.
+    ///
+    /// - Parameters:
+    ///   - sourcePath: the name used for the file in error messages.
+    ///   - checkPhotos: when `true`, every place's photo must exist.
+    /// - Throws: ``CatalogError`` naming the first entry at fault.
+    public init(json: [UInt8], directory: String, sourcePath: String = "catalog.json", checkPhotos: Bool = true)
+        throws(CatalogError)
+    {
+        let file: CatalogFile
+        do {
+            file = try JSONDecoder().decode(CatalogFile.self, from: Data(json))
+        } catch {
+            throw .malformed(path: sourcePath, reason: Self.reason(error))
+        }
+        let folder = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+        self.directory = folder.path
+        self.contents = json
+
+        var vocabulary = Set<String>()
+        for label in file.labels {
+            guard vocabulary.insert(label).inserted else { throw .duplicateLabel(label: label) }
+        }
+        self.labels = file.labels
+
+        var collectionIndex: [String: Int] = [:]
+        for (offset, collection) in file.collections.enumerated() {
+            guard !collection.id.isEmpty else { throw .missingField(kind: "collection", id: "#\(offset)", field: "id") }
+            guard !collection.name.isEmpty else {
+                throw .missingField(kind: "collection", id: collection.id, field: "name")
+            }
+            guard collectionIndex.updateValue(offset, forKey: collection.id) == nil else {
+                throw .duplicateID(kind: "collection", id: collection.id)
+            }
+        }
+
+        var placeIndex: [String: Int] = [:]
+        var members = [[String]](repeating: [], count: file.collections.count)
+        var places: [PlaceEntity] = []
+        places.reserveCapacity(file.places.count)
+        for (offset, entry) in file.places.enumerated() {
+            guard !entry.id.isEmpty else { throw .missingField(kind: "place", id: "#\(offset)", field: "id") }
+            guard !entry.name.isEmpty else { throw .missingField(kind: "place", id: entry.id, field: "name") }
+            guard !entry.image.isEmpty else { throw .missingField(kind: "place", id: entry.id, field: "image") }
+            guard placeIndex.updateValue(offset, forKey: entry.id) == nil else {
+                throw .duplicateID(kind: "place", id: entry.id)
+            }
+            for label in entry.labels where !vocabulary.contains(label) {
+                throw .unknownLabel(placeID: entry.id, label: label)
+            }
+            for collectionID in entry.collections {
+                guard let index = collectionIndex[collectionID] else {
+                    throw .danglingCollection(placeID: entry.id, collectionID: collectionID)
+                }
+                members[index].append(entry.id)
+            }
+            let photo = folder.appendingPathComponent(entry.image).standardizedFileURL.path
+            if checkPhotos, !FileManager.default.fileExists(atPath: photo) {
+                throw .missingPhoto(placeID: entry.id, path: photo)
+            }
+            places.append(PlaceEntity(
+                id: entry.id, name: entry.name, kind: entry.kind,
+                region: entry.region.flatMap { $0.isEmpty ? nil : $0 },
+                continent: entry.continent.flatMap { $0.isEmpty ? nil : $0 },
+                labels: entry.labels, collections: entry.collections, photoPath: photo,
+                credit: entry.credit ?? PhotoCredit(author: "", license: "", source: "")
+            ))
+        }
+        self.places = places
+        self.placeIndex = placeIndex
+        self.collectionIndex = collectionIndex
+        self.collections = file.collections.enumerated().map { offset, entry in
+            CollectionEntity(id: entry.id, name: entry.name, summary: entry.summary, places: members[offset])
+        }
+    }
+
+    /// The place with this id, or `nil`.
+    public func place(id: String) -> PlaceEntity? {
+        placeIndex[id].map { places[$0] }
+    }
+
+    /// The collection with this id, or `nil`.
+    public func collection(id: String) -> CollectionEntity? {
+        collectionIndex[id].map { collections[$0] }
+    }
+
+    /// The position of a place in file order, or `nil`.
+    public func placeOffset(id: String) -> Int? { placeIndex[id] }
+
+    /// The position of a collection in file order, or `nil`.
+    public func collectionOffset(id: String) -> Int? { collectionIndex[id] }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case let DecodingError.keyNotFound(key, context):
+            "missing field '\(key.stringValue)' at \(Self.path(context.codingPath))"
+        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
+            "\(context.debugDescription) at \(Self.path(context.codingPath))"
+        case let DecodingError.dataCorrupted(context):
+            context.debugDescription
+        case let error as CocoaError:
+            error.localizedDescription
+        default:
+            String(describing: error)
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}
+
+/// The on-disk shape of `catalog.json`.
+private struct CatalogFile: Decodable {
+    struct Place: Decodable {
+        var id: String
+        var name: String
+        var image: String
+        var labels: [String]
+        var collections: [String]
+        var kind: String
+        var region: String?
+        var continent: String?
+        var credit: PhotoCredit?
+    }
+
+    struct Collection: Decodable {
+        var id: String
+        var name: String
+        var summary: String
+    }
+
+    var places: [Place]
+    var collections: [Collection]
+    var labels: [String]
+}

@@ -1,0 +1,80 @@
+/// Who made a catalog photo and under which license.
+public struct PhotoCredit: Sendable, Hashable, Codable {
+    /// The photographer or author.
+    public var author: String
+    /// The license the photo is shipped under, such as `CC-BY-SA-4.0`.
+    public var license: String
+    /// Where the photo was taken from.
+    public var source: String
+    /// The original upstream location, when known.
+    public var original: String?
+
+    /// Creates a credit line.
+    public init(author: String, license: String, source: String, original: String? = nil) {
+        self.author = author
+        self.license = license
+        self.source = source
+        self.original = original
+    }
+}
+
+/// A place in the catalog: one photographed subject, such as a landmark, a lake or an animal.
+///
+/// This is the app entity that visual search returns for a recognised picture
+/// (see the `AppEntity` conformance in `PlaceEntity+AppEntity.swift`).
+public struct PlaceEntity: Sendable, Hashable, Identifiable {
+    /// The stable, unique, kebab-case id, such as `eiffel-tower`.
+    public let id: String
+    /// The display name, such as `Eiffel Tower`.
+    public let name: String
+    /// What the place is: `lake`, `landmark`, `animal`, …
+    public let kind: String
+    /// The country, for landmarks; `nil` when the catalog gives none.
+    public let region: String?
+    /// The continent; `nil` when the catalog gives none (an empty string in the file).
+    public let continent: String?
+    /// The scene labels visible in the photo, all from the catalog's vocabulary, in catalog order.
+    public let labels: [String]
+    /// The ids of the collections this place belongs to, in catalog order.
+    public let collections: [String]
+    /// The absolute path of the place's reference photo.
+    public let photoPath: String
+    /// Who made the photo.
+    public let credit: PhotoCredit
+
+    /// Creates a place; ``Catalog`` validates places loaded from a file.
+    public init(
+        id: String, name: String, kind: String, region: String?, continent: String?,
+        labels: [String], collections: [String], photoPath: String, credit: PhotoCredit
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.region = region
+        self.continent = continent
+        self.labels = labels
+        self.collections = collections
+        self.photoPath = photoPath
+        self.credit = credit
+    }
+}
+
+/// A named group of places, such as `Waterside` or `Landmarks of Europe`.
+public struct CollectionEntity: Sendable, Hashable, Identifiable {
+    /// The stable, unique id, such as `waterside`.
+    public let id: String
+    /// The display name.
+    public let name: String
+    /// One sentence describing what the collection holds.
+    public let summary: String
+    /// The ids of the places in this collection, in catalog order.
+    public let places: [String]
+
+    /// Creates a collection; ``Catalog`` fills `places` from the places that list it.
+    public init(id: String, name: String, summary: String, places: [String]) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.places = places
+    }
+}

@@ -1,0 +1,43 @@
+/// Why a catalog could not be loaded: each case names the file or entry at fault and says what to fix.
+public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The catalog file could not be read.
+    case unreadable(path: String, reason: String)
+    /// The catalog file is not valid JSON of the expected shape.
+    case malformed(path: String, reason: String)
+    /// Two places, or two collections, share an id.
+    case duplicateID(kind: String, id: String)
+    /// An entry has an empty id or name.
+    case missingField(kind: String, id: String, field: String)
+    /// A place lists a collection id that the catalog does not define.
+    case danglingCollection(placeID: String, collectionID: String)
+    /// A place's photo does not exist.
+    case missingPhoto(placeID: String, path: String)
+    /// A place uses a label that is not in the catalog's label vocabulary.
+    case unknownLabel(placeID: String, label: String)
+    /// The label vocabulary lists a label twice.
+    case duplicateLabel(label: String)
+
+    /// A sentence that says what is wrong and what to do about it.
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason):
+            "cannot read catalog \(path): \(reason); pass --catalog with a folder holding catalog.json"
+        case let .malformed(path, reason):
+            "catalog \(path) is not a valid catalog: \(reason); see Images/README.md for the schema"
+        case let .duplicateID(kind, id):
+            "\(kind) id '\(id)' is used more than once; give each \(kind) a unique id"
+        case let .missingField(kind, id, field):
+            "\(kind) '\(id)' has an empty \(field); every \(kind) needs one"
+        case let .danglingCollection(placeID, collectionID):
+            "place '\(placeID)' lists collection '\(collectionID)', which the catalog does not define; "
+                + "add it to \"collections\" or remove it from the place"
+        case let .missingPhoto(placeID, path):
+            "place '\(placeID)' points to photo \(path), which does not exist; fix its \"image\" path"
+        case let .unknownLabel(placeID, label):
+            "place '\(placeID)' has label '\(label)', which is not in the catalog's \"labels\" vocabulary; "
+                + "add it there or correct the spelling"
+        case let .duplicateLabel(label):
+            "label '\(label)' appears twice in the catalog's \"labels\" vocabulary; list each label once"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// GlimpseCatalog: module placeholder; replaced as the module is written.

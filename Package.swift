@@ -35,6 +35,8 @@ let package = Package(
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Batch and bench (GlimpseBatch): latency percentiles for `glimpse bench`.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Daemon (GlimpseServer): HTTP/1.1 over a Unix socket, start/stop, logs, metrics, the socket client.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -114,6 +116,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Batch matching and benchmarks
+        .target(
+            name: "GlimpseBatch",
+            dependencies: [
+                "GlimpseIndex",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executable
         .executableTarget(
             name: "glimpse",
@@ -138,6 +150,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseServer", "CGlimpseSocket"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseBatchTests", dependencies: ["GlimpseBatch"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["glimpse"], swiftSettings: swiftSettings),
     ],

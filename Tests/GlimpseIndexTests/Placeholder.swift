@@ -1,1 +1,0 @@
-// GlimpseIndexTests: placeholder; replaced as the tests are written.

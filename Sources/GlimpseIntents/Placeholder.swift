@@ -1,1 +1,0 @@
-// GlimpseIntents: module placeholder; replaced as the module is written.

@@ -1,1 +1,0 @@
-// GlimpseCatalogTests: placeholder; replaced as the tests are written.

@@ -1,1 +1,0 @@
-// GlimpseIntentsTests: placeholder; replaced as the tests are written.

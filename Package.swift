@@ -75,8 +75,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "CGlimpseVisionKernels"
+        ),
+        .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseImage"],
+            dependencies: ["GlimpseImage", "CGlimpseVisionKernels"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -141,7 +144,7 @@ let package = Package(
         .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseVisionTests", dependencies: ["GlimpseVision", "GlimpseImage"],
+        .testTarget(name: "GlimpseVisionTests", dependencies: ["GlimpseVision", "GlimpseImage", "CGlimpseVisionKernels"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage"],
                     swiftSettings: swiftSettings),

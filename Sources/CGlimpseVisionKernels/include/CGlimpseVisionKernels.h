@@ -1,0 +1,42 @@
+// Hamming-distance kernels over 256-bit binary descriptors (four 64-bit words each).
+//
+// The only C in GlimpseVision. It exists so the popcount instruction can be used on x86-64
+// without compiling the whole package for a newer CPU: each kernel is compiled twice (generic
+// and with popcnt) and the variant is chosen once at run time. Pointers are read only for the
+// duration of a call and never kept.
+#ifndef CGLIMPSE_VISION_KERNELS_H
+#define CGLIMPSE_VISION_KERNELS_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The Hamming distance between two 256-bit descriptors `a[0..3]` and `b[0..3]`.
+uint32_t glimpse_hamming256(const uint64_t *a, const uint64_t *b);
+
+/// Scans `count` descriptors stored contiguously at `refs` (4 words each) for the two nearest to
+/// `query`. Writes the index of the nearest to `*best_index` (or -1 when `count` is 0), and the
+/// nearest and second-nearest distances (257 when absent).
+void glimpse_hamming_best2(const uint64_t *query, const uint64_t *refs, size_t count,
+                           int32_t *best_index, uint32_t *best_distance, uint32_t *second_distance);
+
+/// Like `glimpse_hamming_best2`, but over the descriptors `refs[indices[i]]` for `i < count`.
+/// `*best_index` receives the winning value of `indices` (not its position).
+void glimpse_hamming_best2_indexed(const uint64_t *query, const uint64_t *refs, const uint32_t *indices,
+                                   size_t count, int32_t *best_index, uint32_t *best_distance,
+                                   uint32_t *second_distance);
+
+/// Writes the distance from `query` to each of `count` contiguous descriptors at `refs` into `out`.
+void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t count, uint16_t *out);
+
+/// 1 when the hardware popcount variant is in use, 0 for the generic one.
+int glimpse_hamming_uses_hardware_popcount(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

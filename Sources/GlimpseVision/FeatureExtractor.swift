@@ -1,0 +1,137 @@
+import Foundation
+import GlimpseImage
+
+/// Extracts ORB-style features: FAST corners on an image pyramid, ranked by Harris response,
+/// oriented by their intensity centroid and described by a rotated 256-bit BRIEF test pattern on
+/// a smoothed copy of each level.
+public enum FeatureExtractor {
+    /// Features of `buffer`: its luminance is resampled to the configured size, then extracted.
+    public static func extract(from buffer: PixelBuffer, configuration: VisionConfiguration = .default) -> ImageFeatures {
+        extract(fromPrepared: prepare(buffer, configuration: configuration), configuration: configuration)
+    }
+
+    /// The luminance of `buffer` resampled so its long side fits the configuration: the image
+    /// that ``extract(fromPrepared:configuration:)`` expects.
+    public static func prepare(_ buffer: PixelBuffer, configuration: VisionConfiguration = .default) -> GrayImage {
+        let gray = GrayImage(luminanceOf: buffer)
+        let size = GrayImage.fittedSize(
+            width: gray.width, height: gray.height,
+            maxLongSide: configuration.maxLongSide, minLongSide: configuration.minLongSide)
+        return gray.resampled(width: size.width, height: size.height)
+    }
+
+    /// Features of an image that is already at its extraction size (see ``prepare(_:configuration:)``).
+    public static func extract(fromPrepared image: GrayImage, configuration: VisionConfiguration = .default) -> ImageFeatures {
+        let pattern = configuration.patternSeed == VisionConfiguration.default.patternSeed
+            ? defaultPattern : BRIEFPattern(seed: configuration.patternSeed)
+        let levels = max(1, configuration.pyramidLevels)
+        let step = configuration.pyramidScale
+        // Keypoint budget per level, proportional to the level's area.
+        var shares: [Double] = []
+        var total = 0.0
+        for l in 0..<levels {
+            let f = 1 / pow(step, 2 * Double(l))
+            shares.append(f)
+            total += f
+        }
+        var keypoints: [Keypoint] = []
+        keypoints.reserveCapacity(configuration.maxKeypoints)
+        var words: [UInt64] = []
+        words.reserveCapacity(configuration.maxKeypoints * 4)
+        var level = image
+        var scores: [UInt16] = []
+        for l in 0..<levels {
+            if l > 0 {
+                let s = pow(step, Double(l))
+                let w = Int((Double(image.width) / s).rounded()), h = Int((Double(image.height) / s).rounded())
+                guard w > 2 * border + 8, h > 2 * border + 8 else { break }
+                level = level.resampled(width: w, height: h)
+            }
+            let budget = max(1, Int((Double(configuration.maxKeypoints) * shares[l] / total).rounded()))
+            scores = [UInt16](repeating: 0, count: level.width * level.height)
+            var corners = FASTDetector.detect(level, threshold: configuration.fastThreshold, border: border, scores: &scores)
+            if corners.count < budget && configuration.fastFallbackThreshold < configuration.fastThreshold {
+                scores = [UInt16](repeating: 0, count: level.width * level.height)
+                corners = FASTDetector.detect(
+                    level, threshold: configuration.fastFallbackThreshold, border: border, scores: &scores)
+            }
+            if corners.isEmpty { continue }
+            // Pre-select by FAST score before the costlier Harris ranking.
+            if corners.count > budget * 3 {
+                corners.sort { $0.response > $1.response }
+                corners.removeSubrange((budget * 3)...)
+            }
+            FASTDetector.harris(level, corners: &corners)
+            corners.sort { $0.response > $1.response }
+            if corners.count > budget { corners.removeSubrange(budget...) }
+            let smooth = level.smoothed()
+            let scale = Float(pow(step, Double(l)))
+            describe(
+                corners, level: level, smooth: smooth, levelIndex: l, scale: scale, pattern: pattern,
+                keypoints: &keypoints, words: &words)
+        }
+        return ImageFeatures(width: image.width, height: image.height, keypoints: keypoints, descriptorWords: words)
+    }
+
+    /// Minimum distance in pixels between a keypoint and the edge of its level.
+    static let border = BRIEFPattern.radius + 4
+
+    static let defaultPattern = BRIEFPattern(seed: VisionConfiguration.default.patternSeed)
+
+    /// Half-widths of the circular patch of radius 15, per row offset 0...15.
+    static let circleHalfWidths: [Int] = (0...BRIEFPattern.radius).map { v in
+        let r = Double(BRIEFPattern.radius)
+        return Int((r * r - Double(v * v)).squareRoot().rounded(.down))
+    }
+
+    /// Orientation and descriptor of each corner, appended to `keypoints` and `words`.
+    static func describe(
+        _ corners: [FASTDetector.Corner], level: GrayImage, smooth: GrayImage, levelIndex: Int, scale: Float,
+        pattern: BRIEFPattern, keypoints: inout [Keypoint], words: inout [UInt64]
+    ) {
+        let w = level.width
+        let halfWidths = circleHalfWidths
+        level.pixels.withUnsafeBufferPointer { src in
+            smooth.pixels.withUnsafeBufferPointer { sm in
+                pattern.offsets.withUnsafeBufferPointer { po in
+                    halfWidths.withUnsafeBufferPointer { hw in
+                        for c in corners {
+                            let cx = Int(c.x), cy = Int(c.y)
+                            let center = cy * w + cx
+                            // Intensity centroid over the disc of radius 15.
+                            var m10 = 0, m01 = 0
+                            for u in -hw[0]...hw[0] { m10 += u * Int(src[center + u]) }
+                            for v in 1...BRIEFPattern.radius {
+                                let d = hw[v]
+                                var sumV = 0
+                                for u in -d...d {
+                                    let above = Int(src[center - v * w + u]), below = Int(src[center + v * w + u])
+                                    sumV += below - above
+                                    m10 += u * (above + below)
+                                }
+                                m01 += v * sumV
+                            }
+                            let angle = Float(atan2(Double(m01), Double(m10)))
+                            let bin = BRIEFPattern.bin(for: angle)
+                            let base = bin * 256 * 4
+                            for word in 0..<4 {
+                                var bits: UInt64 = 0
+                                for bit in 0..<64 {
+                                    let o = base + (word * 64 + bit) * 4
+                                    let a = sm[center + Int(po[o + 1]) * w + Int(po[o])]
+                                    let b = sm[center + Int(po[o + 3]) * w + Int(po[o + 2])]
+                                    if a < b { bits |= 1 << UInt64(bit) }
+                                }
+                                words.append(bits)
+                            }
+                            keypoints.append(Keypoint(
+                                x: (Float(cx) + 0.5) * scale - 0.5,
+                                y: (Float(cy) + 0.5) * scale - 0.5,
+                                scale: scale, angle: angle, response: c.response, level: Int32(levelIndex)))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

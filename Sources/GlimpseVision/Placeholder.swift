@@ -1,1 +1,0 @@
-// GlimpseVision: module placeholder; replaced as the module is written.

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A point in time on both the wall clock and the calling thread's CPU clock, for stage timings.
+///
+/// Wall time is what a caller waits; thread CPU time is the work done, which stays meaningful
+/// when other processes compete for the cores.
+public struct StageInstant: Sendable {
+    /// Wall-clock nanoseconds (monotonic).
+    public let wallNanoseconds: UInt64
+    /// CPU nanoseconds used by the calling thread.
+    public let cpuNanoseconds: UInt64
+
+    /// The current instant.
+    public static func now() -> StageInstant {
+        StageInstant(wallNanoseconds: Self.read(CLOCK_MONOTONIC), cpuNanoseconds: Self.read(CLOCK_THREAD_CPUTIME_ID))
+    }
+
+    /// Milliseconds of wall time and of thread CPU time from `self` to `later`.
+    public func elapsed(to later: StageInstant) -> (wallMs: Double, cpuMs: Double) {
+        (Double(later.wallNanoseconds &- wallNanoseconds) / 1e6, Double(later.cpuNanoseconds &- cpuNanoseconds) / 1e6)
+    }
+
+    private static func read(_ clock: clockid_t) -> UInt64 {
+        var ts = timespec()
+        clock_gettime(clock, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+}

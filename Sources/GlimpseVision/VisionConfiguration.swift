@@ -1,0 +1,157 @@
+/// Every tunable of feature extraction, the shortlist, geometric verification and the decision.
+///
+/// The defaults were calibrated on the sample catalog with queries made by `distort.py`; see the
+/// GlimpseVision README section in `docs/` or the eval output for the measured figures. Two
+/// configurations that differ in any extraction field produce incompatible features, which is why
+/// ``extractionFingerprint`` is part of the feature cache key.
+public struct VisionConfiguration: Sendable, Hashable, Codable {
+    /// Images are resampled so their long side is at most this many pixels before detection.
+    public var maxLongSide: Int
+    /// Images whose long side is smaller are enlarged up to this many pixels (0 disables enlarging).
+    public var minLongSide: Int
+    /// The most keypoints kept per image (spread over the pyramid levels in proportion to their area).
+    public var maxKeypoints: Int
+    /// The number of pyramid levels, level 0 being the resampled image.
+    public var pyramidLevels: Int
+    /// The scale step between consecutive pyramid levels (greater than 1).
+    public var pyramidScale: Double
+    /// FAST intensity threshold: a ring pixel counts as brighter or darker when it differs by more.
+    public var fastThreshold: Int
+    /// FAST threshold used on a level that yields too few corners with ``fastThreshold``.
+    public var fastFallbackThreshold: Int
+    /// The seed of the deterministic BRIEF sampling pattern.
+    public var patternSeed: UInt64
+
+    /// Number of LSH tables over the reference descriptors used by the shortlist.
+    public var lshTables: Int
+    /// Bits per LSH key when the index holds few descriptors; grows with the index (see ``LSHIndex``).
+    public var lshBits: Int
+    /// The number of candidate places passed from the shortlist to geometric verification.
+    public var shortlistSize: Int
+    /// A shortlist vote counts only when the nearest reference descriptor is at most this far (bits).
+    public var voteMaxDistance: Int
+
+    /// Lowe ratio: a match is kept when nearest < ratio × second nearest.
+    public var ratio: Double
+    /// A match is kept only when its Hamming distance is at most this many bits.
+    public var matchMaxDistance: Int
+    /// RANSAC iterations per candidate.
+    public var ransacIterations: Int
+    /// RANSAC inlier threshold as a fraction of the reference image's long side.
+    public var ransacThresholdFraction: Double
+    /// The allowed range of the similarity scale between query and reference.
+    public var ransacScaleRange: ClosedRange<Double>
+
+    /// A candidate is accepted as the place shown when its score reaches this value.
+    public var acceptScore: Int
+    /// Verification stops early once a candidate scores at least this much (it cannot be a look-alike).
+    public var decisiveScore: Int
+    /// When no candidate reaches ``acceptScore``, the mirrored query is matched too.
+    public var mirrorCascade: Bool
+
+    /// Creates a configuration; every parameter defaults to the value of ``default``.
+    public init(
+        maxLongSide: Int = 640,
+        minLongSide: Int = 0,
+        maxKeypoints: Int = 1000,
+        pyramidLevels: Int = 8,
+        pyramidScale: Double = 1.2,
+        fastThreshold: Int = 20,
+        fastFallbackThreshold: Int = 8,
+        patternSeed: UInt64 = 0x6c69_6d70_7365,
+        lshTables: Int = 6,
+        lshBits: Int = 12,
+        shortlistSize: Int = 5,
+        voteMaxDistance: Int = 64,
+        ratio: Double = 0.8,
+        matchMaxDistance: Int = 80,
+        ransacIterations: Int = 300,
+        ransacThresholdFraction: Double = 0.01,
+        ransacScaleRange: ClosedRange<Double> = 0.2...5.0,
+        acceptScore: Int = 10,
+        decisiveScore: Int = 40,
+        mirrorCascade: Bool = true
+    ) {
+        self.maxLongSide = maxLongSide
+        self.minLongSide = minLongSide
+        self.maxKeypoints = maxKeypoints
+        self.pyramidLevels = pyramidLevels
+        self.pyramidScale = pyramidScale
+        self.fastThreshold = fastThreshold
+        self.fastFallbackThreshold = fastFallbackThreshold
+        self.patternSeed = patternSeed
+        self.lshTables = lshTables
+        self.lshBits = lshBits
+        self.shortlistSize = shortlistSize
+        self.voteMaxDistance = voteMaxDistance
+        self.ratio = ratio
+        self.matchMaxDistance = matchMaxDistance
+        self.ransacIterations = ransacIterations
+        self.ransacThresholdFraction = ransacThresholdFraction
+        self.ransacScaleRange = ransacScaleRange
+        self.acceptScore = acceptScore
+        self.decisiveScore = decisiveScore
+        self.mirrorCascade = mirrorCascade
+    }
+
+    /// The calibrated configuration used by the catalog and the CLI.
+    public static let `default` = VisionConfiguration()
+
+    /// A stable text of the fields that change extracted features; equal text means compatible features.
+    public var extractionFingerprint: String {
+        "v1;long=\(maxLongSide);min=\(minLongSide);kp=\(maxKeypoints);levels=\(pyramidLevels);"
+            + "scale=\(pyramidScale);fast=\(fastThreshold)/\(fastFallbackThreshold);seed=\(patternSeed)"
+    }
+
+    /// Checks that every field is in range.
+    ///
+    /// - Throws: ``VisionError/invalidConfiguration(_:)`` naming the first field out of range.
+    public func validate() throws(VisionError) {
+        func check(_ ok: Bool, _ message: String) throws(VisionError) {
+            if !ok { throw .invalidConfiguration(message) }
+        }
+        try check(maxLongSide >= 64 && maxLongSide <= 4096, "maxLongSide must be in 64...4096, got \(maxLongSide)")
+        try check(minLongSide >= 0 && minLongSide <= maxLongSide, "minLongSide must be in 0...maxLongSide, got \(minLongSide)")
+        try check(maxKeypoints >= 8 && maxKeypoints <= 20_000, "maxKeypoints must be in 8...20000, got \(maxKeypoints)")
+        try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
+        try check(pyramidScale > 1.01 && pyramidScale <= 2, "pyramidScale must be in (1.01, 2], got \(pyramidScale)")
+        try check(fastThreshold >= 1 && fastThreshold <= 254, "fastThreshold must be in 1...254, got \(fastThreshold)")
+        try check(fastFallbackThreshold >= 1 && fastFallbackThreshold <= fastThreshold,
+                  "fastFallbackThreshold must be in 1...fastThreshold, got \(fastFallbackThreshold)")
+        try check(lshTables >= 1 && lshTables <= 32, "lshTables must be in 1...32, got \(lshTables)")
+        try check(lshBits >= 4 && lshBits <= 24, "lshBits must be in 4...24, got \(lshBits)")
+        try check(shortlistSize >= 1, "shortlistSize must be at least 1, got \(shortlistSize)")
+        try check(ratio > 0 && ratio <= 1, "ratio must be in (0, 1], got \(ratio)")
+        try check(ransacIterations >= 1, "ransacIterations must be at least 1, got \(ransacIterations)")
+        try check(ransacThresholdFraction > 0 && ransacThresholdFraction < 0.2,
+                  "ransacThresholdFraction must be in (0, 0.2), got \(ransacThresholdFraction)")
+        try check(ransacScaleRange.lowerBound > 0, "ransacScaleRange must be positive, got \(ransacScaleRange)")
+        try check(acceptScore >= 1, "acceptScore must be at least 1, got \(acceptScore)")
+    }
+}
+
+/// Errors of GlimpseVision: bad settings and unusable feature cache files.
+public enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A ``VisionConfiguration`` field is out of range.
+    case invalidConfiguration(String)
+    /// The feature cache file could not be read or written.
+    case cacheIO(path: String, reason: String)
+    /// The feature cache file is not a Glimpse feature cache, or is damaged.
+    case cacheCorrupt(path: String, reason: String)
+    /// The feature cache file was written for other photos or another configuration.
+    case cacheStale(path: String, reason: String)
+
+    /// A sentence that says what happened and what to do.
+    public var description: String {
+        switch self {
+        case .invalidConfiguration(let message):
+            "invalid vision configuration: \(message)"
+        case let .cacheIO(path, reason):
+            "feature cache \(path): \(reason); check the path and its permissions"
+        case let .cacheCorrupt(path, reason):
+            "feature cache \(path) is unusable (\(reason)); delete it and it will be rebuilt"
+        case let .cacheStale(path, reason):
+            "feature cache \(path) is out of date (\(reason)); it will be rebuilt from the photos"
+        }
+    }
+}

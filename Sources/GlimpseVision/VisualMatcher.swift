@@ -1,0 +1,220 @@
+import Foundation
+import GlimpseImage
+
+/// Finds which reference photo a query image shows, or that it shows none.
+///
+/// Built once from the features of every reference; immutable afterwards, so one matcher can
+/// serve concurrent queries from many tasks. A query runs three stages: feature extraction,
+/// a shortlist of ``VisionConfiguration/shortlistSize`` references by nearest-neighbour voting
+/// through an ``LSHIndex`` over all reference descriptors, and geometric verification (ratio-test
+/// matching and similarity RANSAC) of the shortlisted references. The best verified candidate is
+/// accepted when its score reaches ``VisionConfiguration/acceptScore``; otherwise, with the mirror
+/// cascade on, the mirror image of the query is tried too.
+public final class VisualMatcher: Sendable {
+    /// The configuration the matcher and its references use.
+    public let configuration: VisionConfiguration
+    /// Reference identifiers in registration order.
+    public let referenceIDs: [String]
+    /// Long side in pixels of each reference's extraction image.
+    let referenceLongSides: [Double]
+    /// Descriptor range of reference `r`: `descriptorStarts[r] ..< descriptorStarts[r + 1]`.
+    let descriptorStarts: [Int]
+    /// Descriptors of every reference, contiguous, four words each.
+    let words: [UInt64]
+    /// Keypoint positions, `x, y` interleaved, one pair per descriptor.
+    let points: [Float]
+    /// The reference that owns each descriptor.
+    let owners: [UInt32]
+    /// The shortlist index over `words`.
+    let lsh: LSHIndex
+
+    /// Builds a matcher over `references` (identifiers should be unique; features must have been
+    /// extracted with the same extraction settings as `configuration`).
+    public init(references: [(id: String, features: ImageFeatures)], configuration: VisionConfiguration = .default) {
+        self.configuration = configuration
+        referenceIDs = references.map(\.id)
+        referenceLongSides = references.map { Double(max($0.features.width, $0.features.height)) }
+        var starts = [0]
+        var words: [UInt64] = []
+        var points: [Float] = []
+        var owners: [UInt32] = []
+        let total = references.reduce(0) { $0 + $1.features.count }
+        words.reserveCapacity(total * 4)
+        points.reserveCapacity(total * 2)
+        owners.reserveCapacity(total)
+        for (r, ref) in references.enumerated() {
+            words.append(contentsOf: ref.features.descriptorWords)
+            for k in ref.features.keypoints {
+                points.append(k.x)
+                points.append(k.y)
+            }
+            owners.append(contentsOf: repeatElement(UInt32(r), count: ref.features.count))
+            starts.append(words.count / 4)
+        }
+        self.descriptorStarts = starts
+        self.words = words
+        self.points = points
+        self.owners = owners
+        self.lsh = LSHIndex(words: words, tables: configuration.lshTables, minimumBits: configuration.lshBits)
+    }
+
+    /// The number of references.
+    public var referenceCount: Int { referenceIDs.count }
+    /// The number of reference descriptors held.
+    public var descriptorCount: Int { owners.count }
+    /// Key bits per LSH table chosen for this index size.
+    public var lshBits: Int { lsh.bits }
+
+    /// Matches a decoded image (any size; it is resampled for extraction), with the mirror cascade.
+    ///
+    /// - Parameter limit: the most candidates to return.
+    public func match(_ image: PixelBuffer, limit: Int = 5) -> MatchReport {
+        let start = StageInstant.now()
+        let prepared = FeatureExtractor.prepare(image, configuration: configuration)
+        return match(prepared: prepared, limit: limit, preparedSince: start)
+    }
+
+    /// Matches an image already at extraction size (see ``FeatureExtractor/prepare(_:configuration:)``),
+    /// with the mirror cascade.
+    public func match(prepared: GrayImage, limit: Int = 5) -> MatchReport {
+        match(prepared: prepared, limit: limit, preparedSince: .now())
+    }
+
+    func match(prepared: GrayImage, limit: Int, preparedSince start: StageInstant) -> MatchReport {
+        var timings = StageTimings()
+        let features = FeatureExtractor.extract(fromPrepared: prepared, configuration: configuration)
+        timings.addFeatures(since: start)
+        var found = run(features, mirrored: false, timings: &timings)
+        var usedMirror = false
+        if configuration.mirrorCascade, (found.first?.score ?? 0) < Double(configuration.acceptScore) {
+            usedMirror = true
+            let t = StageInstant.now()
+            let mirrored = FeatureExtractor.extract(fromPrepared: prepared.mirrored(), configuration: configuration)
+            timings.addFeatures(since: t)
+            found = merge(found, run(mirrored, mirrored: true, timings: &timings))
+        }
+        return report(found, limit: limit, timings: timings, keypoints: features.count, usedMirror: usedMirror)
+    }
+
+    /// Matches precomputed query features in their given orientation only (no mirror cascade).
+    public func match(features: ImageFeatures, limit: Int = 5) -> MatchReport {
+        var timings = StageTimings()
+        let found = run(features, mirrored: false, timings: &timings)
+        return report(found, limit: limit, timings: timings, keypoints: features.count, usedMirror: false)
+    }
+
+    // MARK: - Stages
+
+    /// Shortlist and verification of one orientation; candidates sorted best first.
+    func run(_ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings) -> [MatchCandidate] {
+        var t = StageInstant.now()
+        let shortlist = self.shortlist(features)
+        timings.addShortlist(since: t)
+        t = StageInstant.now()
+        var out: [MatchCandidate] = []
+        var decided = false
+        for (ref, votes) in shortlist {
+            if decided {
+                out.append(MatchCandidate(
+                    referenceID: referenceIDs[ref], votes: votes, verified: false, inliers: 0, score: 0,
+                    mirrored: mirrored))
+                continue
+            }
+            let v = verify(features, reference: ref)
+            out.append(MatchCandidate(
+                referenceID: referenceIDs[ref], votes: votes, verified: true, inliers: v.inliers,
+                score: Double(v.score), mirrored: mirrored))
+            if v.score >= configuration.decisiveScore { decided = true }
+        }
+        timings.addVerification(since: t)
+        return sortCandidates(out)
+    }
+
+    /// The references with the most nearest-neighbour votes, most first, with their votes.
+    public func shortlist(_ features: ImageFeatures) -> [(reference: Int, votes: Int)] {
+        guard referenceCount > 0, features.count > 0 else { return [] }
+        var votes = [Int32](repeating: 0, count: referenceCount)
+        let q = features.descriptorWords
+        for i in 0..<features.count {
+            guard let nn = lsh.nearest(to: q, i, references: words) else { continue }
+            if nn.distance <= configuration.voteMaxDistance { votes[Int(owners[nn.index])] += 1 }
+        }
+        // Partial selection of the top K by votes (ties: lower index first).
+        let k = min(configuration.shortlistSize, referenceCount)
+        var top: [(reference: Int, votes: Int)] = []
+        top.reserveCapacity(k + 1)
+        for (r, v) in votes.enumerated() where v > 0 {
+            if top.count == k, let last = top.last, Int(v) <= last.votes { continue }
+            var pos = top.count
+            while pos > 0 && top[pos - 1].votes < Int(v) { pos -= 1 }
+            top.insert((r, Int(v)), at: pos)
+            if top.count > k { top.removeLast() }
+        }
+        return top
+    }
+
+    /// Ratio-test matches of the query against one reference, then similarity RANSAC.
+    ///
+    /// - Returns: the inlier count and the score (distinct reference keypoints among the inliers).
+    public func verify(_ features: ImageFeatures, reference: Int) -> (inliers: Int, score: Int) {
+        let lo = descriptorStarts[reference], hi = descriptorStarts[reference + 1]
+        guard hi - lo >= 2, features.count >= 2 else { return (0, 0) }
+        var from: [(Double, Double)] = []
+        var to: [(Double, Double)] = []
+        var refIndex: [Int] = []
+        from.reserveCapacity(256)
+        to.reserveCapacity(256)
+        let ratio = configuration.ratio
+        let q = features.descriptorWords
+        for i in 0..<features.count {
+            let nn = Hamming.nearestTwo(query: q, i, in: words, start: lo, count: hi - lo)
+            guard nn.index >= 0, nn.distance <= configuration.matchMaxDistance,
+                  Double(nn.distance) < ratio * Double(nn.second) else { continue }
+            let j = lo + nn.index
+            let kp = features.keypoints[i]
+            from.append((Double(kp.x), Double(kp.y)))
+            to.append((Double(points[2 * j]), Double(points[2 * j + 1])))
+            refIndex.append(j)
+        }
+        guard from.count >= 2 else { return (0, 0) }
+        let threshold = configuration.ransacThresholdFraction * referenceLongSides[reference]
+        guard let result = SimilarityRANSAC.estimate(
+            from: from, to: to, threshold: threshold, scaleRange: configuration.ransacScaleRange,
+            iterations: configuration.ransacIterations)
+        else { return (0, 0) }
+        let distinct = Set(result.inliers.map { refIndex[$0] }).count
+        return (result.inliers.count, distinct)
+    }
+
+    // MARK: - Assembly
+
+    func sortCandidates(_ list: [MatchCandidate]) -> [MatchCandidate] {
+        list.sorted { l, r in
+            if l.verified != r.verified { return l.verified }
+            if l.score != r.score { return l.score > r.score }
+            return l.votes > r.votes
+        }
+    }
+
+    /// Per reference, keeps the better of the two orientations' candidates.
+    func merge(_ a: [MatchCandidate], _ b: [MatchCandidate]) -> [MatchCandidate] {
+        var best: [String: MatchCandidate] = [:]
+        for c in a + b {
+            if let old = best[c.referenceID] {
+                let better = sortCandidates([old, c]).first ?? old
+                best[c.referenceID] = better
+            } else {
+                best[c.referenceID] = c
+            }
+        }
+        return sortCandidates(Array(best.values))
+    }
+
+    func report(_ found: [MatchCandidate], limit: Int, timings: StageTimings, keypoints: Int, usedMirror: Bool) -> MatchReport {
+        let top = Array(found.prefix(max(0, limit)))
+        let accepted = found.first.flatMap { $0.verified && $0.score >= Double(configuration.acceptScore) ? $0 : nil }
+        return MatchReport(
+            candidates: top, accepted: accepted, timings: timings, queryKeypoints: keypoints, usedMirror: usedMirror)
+    }
+}
+

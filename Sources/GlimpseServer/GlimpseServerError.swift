@@ -14,8 +14,10 @@ public struct GlimpseServerError: Error, Sendable, Equatable, CustomStringConver
         case alreadyRunning
         /// A system call on the socket path or its directory failed.
         case socketSetupFailed
-        /// Loading the catalog, index or label model failed.
+        /// The catalog, index or label model is missing or unreadable.
         case catalogUnavailable
+        /// The catalog, index or label model is present but invalid.
+        case catalogInvalid
     }
 
     /// What kind of failure this is.

@@ -27,6 +27,9 @@ public protocol SearchService: Sendable {
     var placeCount: Int { get }
     /// The number of collections in the loaded catalog.
     var collectionCount: Int { get }
+    /// How query pictures are decoded (the same options the in-process query uses). The daemon
+    /// lowers the pixel and byte limits to its own.
+    var decodingOptions: DecodingOptions { get }
 
     /// Finds the entities a picture shows.
     /// - Parameters:

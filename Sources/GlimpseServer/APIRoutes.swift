@@ -1,0 +1,250 @@
+import Foundation
+import GlimpseImage
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The daemon's routes (documented in docs/api.md, which a test keeps in sync with ``register(on:)``).
+struct APIRoutes: Sendable {
+    let service: any SearchService
+    let gate: QueryGate
+    let limits: ServerLimits
+    let metrics: ServerMetrics
+
+    /// Adds every route to `router`.
+    func register(on router: Router<GlimpseRequestContext>) {
+        router.get("/healthz") { _, _ in try self.health() }
+        router.get("/metrics") { _, _ in self.metricsExposition() }
+        router.post("/v1/query") { request, context in try await self.query(request, context: context) }
+        router.get("/v1/query/next") { request, context in try await self.nextPage(request, context: context) }
+        router.get("/v1/entities") { request, context in try await self.search(request, context: context) }
+        router.get("/v1/entities/:type/:id") { request, context in try await self.entity(request, context: context) }
+        router.post("/v1/entities/:type/query") { request, context in
+            try await self.propertyQuery(request, context: context)
+        }
+    }
+
+    // MARK: - Health and metrics
+
+    private func health() throws -> Response {
+        try json(
+            HealthJSON(
+                status: "ok",
+                places: service.placeCount,
+                collections: service.collectionCount,
+                queriesInFlight: gate.inFlight
+            )
+        )
+    }
+
+    private func metricsExposition() -> Response {
+        metrics.setQueriesInFlight(gate.inFlight)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: metrics.exposition()))
+        )
+    }
+
+    // MARK: - Visual search
+
+    private func query(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
+        let start = ContinuousClock.now
+        try checkImageContentType(request)
+        let labels = try labelsParameter(request)
+        let limit = try limitParameter(request)
+        let body = try await request.body.collect(upTo: limits.maxBodyBytes)
+        let bodyDone = ContinuousClock.now
+        metrics.recordStage("body", duration: bodyDone - start)
+        guard body.readableBytes > 0 else {
+            throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG image")
+        }
+        let bytes = Array(buffer: body)
+        let options = decodingOptions
+        let service = self.service
+        let metrics = self.metrics
+        let outcome = try await runQuery(on: context) { cancellation in
+            let decodeStart = ContinuousClock.now
+            let decoded: DecodedImage
+            do throws(ImageDecodingError) {
+                decoded = try ImageDecoder.decode(bytes, options: options)
+            } catch {
+                throw APIError.imageRejected(error)
+            }
+            let decodeDone = ContinuousClock.now
+            try cancellation.check()
+            let page = try service.search(
+                image: decoded.pixelBuffer, labels: labels, limit: limit, cancellation: cancellation
+            )
+            let queryDone = ContinuousClock.now
+            metrics.recordStage("decode", duration: decodeDone - decodeStart)
+            metrics.recordStage("query", duration: queryDone - decodeDone)
+            let image = ImageInfoJSON(
+                format: decoded.format.rawValue, width: decoded.pixelBuffer.width, height: decoded.pixelBuffer.height
+            )
+            return (page, image, decodeDone - decodeStart, queryDone - decodeDone)
+        }
+        let (page, image, decodeTime, queryTime) = outcome
+        let timings = TimingsJSON(
+            bodyMs: (bodyDone - start).milliseconds,
+            decodeMs: decodeTime.milliseconds,
+            queryMs: queryTime.milliseconds,
+            totalMs: (ContinuousClock.now - start).milliseconds
+        )
+        let encodeStart = ContinuousClock.now
+        let response = try json(
+            QueryResponseJSON(
+                results: page.results, labels: page.labels, next: page.next, image: image, timings: timings
+            )
+        )
+        metrics.recordStage("encode", duration: ContinuousClock.now - encodeStart)
+        return response
+    }
+
+    private func nextPage(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
+        let start = ContinuousClock.now
+        guard let cursor = request.uri.queryParameters.get("cursor"), !cursor.isEmpty else {
+            throw APIError.badRequest("missing_cursor", "pass the `next` value of a previous answer as ?cursor=")
+        }
+        let service = self.service
+        let page = try await runQuery(on: context) { cancellation in
+            try service.nextPage(cursor: cursor, cancellation: cancellation)
+        }
+        let elapsed = ContinuousClock.now - start
+        return try json(
+            QueryResponseJSON(
+                results: page.results, labels: page.labels, next: page.next, image: nil,
+                timings: TimingsJSON(bodyMs: 0, decodeMs: 0, queryMs: elapsed.milliseconds, totalMs: elapsed.milliseconds)
+            )
+        )
+    }
+
+    // MARK: - Entities
+
+    private func search(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
+        guard let text = request.uri.queryParameters.get("q"), !text.isEmpty else {
+            throw APIError.badRequest("missing_q", "pass the text to look for as ?q=")
+        }
+        let limit = try limitParameter(request)
+        let service = self.service
+        let entities = try await runQuery(on: context) { _ in try service.entities(matching: text, limit: limit) }
+        return try json(EntityListJSON(entities: entities))
+    }
+
+    private func entity(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
+        let type = try context.parameters.require("type")
+        let id = try context.parameters.require("id")
+        let service = self.service
+        let found = try await runQuery(on: context) { _ in try service.entity(type: type, id: id) }
+        guard let found else {
+            throw APIError.notFound("no_such_entity", "there is no \(type) with id \(id)")
+        }
+        return try json(found)
+    }
+
+    private func propertyQuery(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
+        let type = try context.parameters.require("type")
+        if let contentType = request.headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "the body is \(contentType); send the query as application/json"
+            )
+        }
+        let body = try await request.body.collect(upTo: min(limits.maxBodyBytes, 1 << 20))
+        let query: PropertyQueryJSON
+        do {
+            query = try JSONDecoder().decode(PropertyQueryJSON.self, from: Data(buffer: body))
+        } catch {
+            throw APIError.badRequest("bad_json", "the query body is not a valid property query: \(error)")
+        }
+        if let limit = query.limit, limit < 1 || limit > limits.maxResultLimit {
+            throw APIError.badRequest("bad_limit", "limit must be between 1 and \(limits.maxResultLimit)")
+        }
+        let service = self.service
+        let entities = try await runQuery(on: context) { _ in try service.entities(type: type, query: query) }
+        return try json(EntityListJSON(entities: entities))
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `work` through the query gate, cancelled if the client goes away.
+    private func runQuery<T: Sendable>(
+        on context: GlimpseRequestContext,
+        _ work: @escaping @Sendable (QueryCancellation) throws -> T
+    ) async throws -> T {
+        let gate = self.gate
+        let metrics = self.metrics
+        let operation: @Sendable () async throws -> T = {
+            defer { metrics.setQueriesInFlight(gate.inFlight) }
+            return try await gate.run(work)
+        }
+        if let presence = await RequestGuardHandler.presence(on: context.channel) {
+            return try await presence.run(operation)
+        }
+        return try await operation()
+    }
+
+    private var decodingOptions: DecodingOptions {
+        var options = service.decodingOptions
+        options.limits.maxPixels = min(options.limits.maxPixels, limits.maxDecodePixels)
+        options.limits.maxInputBytes = limits.maxBodyBytes
+        return options
+    }
+
+    private func checkImageContentType(_ request: Request) throws {
+        guard let contentType = request.headers[.contentType]?.lowercased() else { return }
+        let accepted = ["image/jpeg", "image/png", "application/octet-stream"]
+        guard accepted.contains(where: { contentType.hasPrefix($0) }) else {
+            throw APIError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                message: "the body is declared as \(contentType); send image/jpeg, image/png or application/octet-stream"
+            )
+        }
+    }
+
+    private func labelsParameter(_ request: Request) throws -> [String] {
+        request.uri.queryParameters.getAll("labels")
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+    }
+
+    private func limitParameter(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters.get("limit") else { return min(10, limits.maxResultLimit) }
+        guard let limit = Int(text), limit >= 1, limit <= limits.maxResultLimit else {
+            throw APIError.badRequest(
+                "bad_limit", "limit is \(text); pass a whole number between 1 and \(limits.maxResultLimit)"
+            )
+        }
+        return limit
+    }
+
+    private func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(value)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
+
+extension APIError {
+    /// The client error for an image the decoder refused.
+    static func imageRejected(_ error: ImageDecodingError) -> APIError {
+        switch error {
+        case .empty:
+            return .badRequest("empty_body", error.description)
+        case .unsupportedFormat:
+            return APIError(.unsupportedMediaType, code: "unsupported_image_format", message: error.description)
+        case .inputTooLarge, .tooLarge, .tooManyScans, .outOfMemory:
+            return APIError(.contentTooLarge, code: "image_too_large", message: error.description)
+        case .truncated, .corrupt, .unsupportedContent, .invalidDimensions:
+            return APIError(.unprocessableContent, code: "bad_image", message: error.description)
+        case .unreadableFile, .invalidOptions:
+            return APIError(.internalServerError, code: "decoder_misconfigured", message: error.description)
+        }
+    }
+}

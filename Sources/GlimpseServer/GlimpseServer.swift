@@ -1,0 +1,142 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The Glimpse daemon: the visual-search API as HTTP/1.1 over a Unix domain socket.
+///
+/// `GlimpseServer` is a `Service`: run it in a `ServiceGroup` (``runUntilSignalled(logger:)`` does,
+/// with SIGTERM and SIGINT as graceful-shutdown signals). Running it:
+/// 1. claims the socket path (``UnixSocketFile``): refuses a live daemon, a regular file or a
+///    directory at the path, replaces a stale socket;
+/// 2. binds, sets the socket's mode, logs `listening` and fires ``ready``;
+/// 3. on graceful shutdown stops accepting, lets in-flight requests finish, and removes the socket.
+public final class GlimpseServer: Service, Sendable {
+    /// The configuration the daemon runs with.
+    public let configuration: GlimpseServerConfiguration
+    /// Fires once the socket is bound and accepting connections.
+    public let ready = ReadySignal()
+    /// The daemon's metrics (served by `GET /metrics`).
+    public let metrics: ServerMetrics
+    private let service: any SearchService
+    private let gate: QueryGate
+    private let logger: Logger
+
+    /// Creates a daemon serving `service`.
+    ///
+    /// - Throws: ``GlimpseServerError`` with code `invalidConfiguration` when a limit is out of range.
+    public init(
+        configuration: GlimpseServerConfiguration,
+        service: any SearchService,
+        metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger
+    ) throws(GlimpseServerError) {
+        try configuration.limits.validate()
+        self.configuration = configuration
+        self.service = service
+        self.metrics = metrics
+        self.logger = logger
+        self.gate = QueryGate(
+            maxRunning: configuration.limits.maxConcurrentQueries,
+            maxQueued: configuration.limits.maxQueuedQueries,
+            retryAfterSeconds: configuration.limits.retryAfterSeconds
+        )
+    }
+
+    /// Serves until graceful shutdown (or cancellation), then removes the socket.
+    ///
+    /// - Throws: ``GlimpseServerError`` when the socket path cannot be claimed; errors from binding.
+    public func run() async throws {
+        let socket = try UnixSocketFile.claim(
+            path: configuration.socketPath,
+            directoryMode: configuration.directoryMode,
+            logger: logger
+        )
+        defer { socket.release() }
+        let application = makeApplication(socket: socket)
+        do {
+            try await withGracefulShutdownHandler {
+                try await application.run()
+            } onGracefulShutdown: { [logger, gate] in
+                logger.info(
+                    "shutting down: no longer accepting connections, finishing in-flight requests",
+                    metadata: ["queries_in_flight": "\(gate.inFlight)"]
+                )
+            }
+        } catch {
+            await gate.shutdown()
+            throw error
+        }
+        await gate.shutdown()
+        logger.info("stopped", metadata: ["socket": "\(configuration.socketPath)"])
+    }
+
+    /// Runs the daemon in a service group that shuts down gracefully on SIGTERM or SIGINT, bounded by
+    /// the configured grace period (then in-flight work is cancelled, bounded by 5 more seconds).
+    public func runUntilSignalled(logger: Logger) async throws {
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [self],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+
+    // MARK: - Application
+
+    private func makeApplication(socket: UnixSocketFile) -> some ApplicationProtocol {
+        let limits = configuration.limits
+        let metrics = self.metrics
+        let router = Router(context: GlimpseRequestContext.self)
+        router.middlewares.add(APIMiddleware(peerPolicy: configuration.peerPolicy, metrics: metrics))
+        APIRoutes(service: service, gate: gate, limits: limits, metrics: metrics).register(on: router)
+
+        let guardFactory: @Sendable () -> [any RemovableChannelHandler] = {
+            [
+                RequestGuardHandler(maxBodyBytes: limits.maxBodyBytes, requestDeadline: limits.requestDeadline) {
+                    metrics.recordError(kind: $0.code)
+                }
+            ]
+        }
+        var http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: guardFactory(),
+            idleTimeout: TimeAmount(limits.idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: limits.maxHeaderBytes,
+                maxHeaderListSize: limits.maxHeaderBytes
+            )
+        )
+        http1.additionalChannelHandlers = guardFactory
+        let mode = configuration.socketMode
+        let path = configuration.socketPath
+        let logger = self.logger
+        let ready = self.ready
+        return Application(
+            router: router,
+            server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(
+                address: .unixDomainSocket(path: path),
+                serverName: "glimpse",
+                backlog: 256,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)
+            ),
+            onServerRunning: { _ in
+                do {
+                    try socket.socketBound(mode: mode)
+                    logger.info(
+                        "listening",
+                        metadata: ["socket": "\(path)", "mode": "\(String(mode, radix: 8))"]
+                    )
+                } catch {
+                    logger.error("\(error)")
+                }
+                ready.fire()
+            },
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,136 @@
+/// A distorted copy of a reference photo, labelled with that reference's labels.
+public struct DistortedQuery: Sendable, Hashable {
+    /// The query image file.
+    public let path: String
+    /// Position of the reference photo it was made from; that reference is left out when labelling it.
+    public let source: Int
+
+    /// Creates a query made from reference `source`.
+    public init(path: String, source: Int) {
+        self.path = path
+        self.source = source
+    }
+}
+
+/// Label quality of one feature extractor on photos the model has not seen.
+public struct LabelEvaluationReport: Sendable, Codable {
+    /// Scores over one set of test photos.
+    public struct Section: Sendable, Codable {
+        /// Number of test photos.
+        public let photos: Int
+        /// Scores over every photo–label pair.
+        public let micro: LabelScore
+        /// Mean of the per-label scores.
+        public let macro: LabelScore
+        /// Per-label counts and scores.
+        public let perLabel: [Row]
+    }
+
+    /// One label's line of a ``Section``.
+    public struct Row: Sendable, Codable {
+        /// The label.
+        public let label: String
+        /// Test photos that truly have it.
+        public let support: Int
+        /// Precision, recall and F1 for it.
+        public let score: LabelScore
+    }
+
+    /// One extractor's results.
+    public struct Method: Sendable, Codable {
+        /// The extractor's descriptor, as text.
+        public let extractor: String
+        /// Vote settings calibrated on all references (what `glimpse models build` stores).
+        public let k: Int
+        /// Distance-weighting power of those settings.
+        public let weightPower: Float
+        /// Threshold of those settings.
+        public let threshold: Float
+        /// Leave-one-out over the references, each photo labelled by all the others with vote settings
+        /// calibrated on the other folds.
+        public let leaveOneOut: Section
+        /// Distorted copies of references, each labelled without its own reference, with vote settings
+        /// calibrated on the folds that do not hold that reference.
+        public let distorted: Section?
+    }
+
+    /// Number of labelled references.
+    public let references: Int
+    /// Number of cross-validation folds used to calibrate vote settings.
+    public let folds: Int
+    /// The methods compared, the model's extractor first.
+    public let methods: [Method]
+}
+
+/// Measures label quality on unseen photos for one or more feature extractors.
+public enum LabelEvaluation {
+    /// Evaluates every extractor in `extractors` over the same references and queries.
+    ///
+    /// Vote settings are chosen by `folds`-fold cross-validation: a photo is always scored with settings
+    /// calibrated on the other folds, so no score uses a threshold fitted on the photo itself.
+    public static func run(
+        vocabulary: [String], references: [LabelledPhoto], queries: [DistortedQuery],
+        extractors: [any ImageFeatureExtractor], folds: Int = 5, concurrency: Int = 2
+    ) async throws(LabelBuildError) -> LabelEvaluationReport {
+        var methods: [LabelEvaluationReport.Method] = []
+        let queryPhotos = queries.map { LabelledPhoto(id: $0.path, path: $0.path, labels: []) }
+        for extractor in extractors {
+            let builder = LabelModelBuilder(extractor: extractor)
+            let referenceFeatures = try await builder.features(of: references, concurrency: concurrency)
+            let queryFeatures = try await builder.features(of: queryPhotos, concurrency: concurrency)
+            methods.append(try evaluate(vocabulary: vocabulary, references: references,
+                                        referenceFeatures: referenceFeatures, queries: queries,
+                                        queryFeatures: queryFeatures, builder: builder, folds: folds))
+        }
+        return LabelEvaluationReport(references: references.count, folds: folds, methods: methods)
+    }
+
+    /// Evaluates one extractor from precomputed feature vectors.
+    static func evaluate(
+        vocabulary: [String], references: [LabelledPhoto], referenceFeatures: [[Float]],
+        queries: [DistortedQuery], queryFeatures: [[Float]], builder: LabelModelBuilder, folds: Int
+    ) throws(LabelBuildError) -> LabelEvaluationReport.Method {
+        let (model, _) = try builder.build(vocabulary: vocabulary, photos: references, features: referenceFeatures)
+        let labelledReferences = model.references
+        let truth = labelledReferences.map(\.labels)
+        let dimension = model.extractor.dimension
+        let foldCount = max(2, min(folds, references.count))
+        let foldOf = { (position: Int) in position % foldCount }
+
+        let table: NeighbourTable
+        let queryTable: NeighbourTable
+        do {
+            table = try NeighbourTable(leaveOneOutOver: model.vectors, dimension: dimension,
+                                       rows: model.extractor.rows, depth: VoteCalibration.depth)
+            queryTable = try NeighbourTable(queries: queryFeatures, excluded: queries.map { [$0.source] },
+                                            vectors: model.vectors, dimension: dimension, rows: model.extractor.rows,
+                                            depth: VoteCalibration.depth)
+        } catch {
+            throw LabelBuildError("cannot index the feature vectors: \(error)")
+        }
+        var leaveOneOut = LabelMetrics()
+        var distorted = LabelMetrics()
+        let queryTruth = queries.map { truth[$0.source] }
+        for fold in 0..<foldCount {
+            let training = labelledReferences.indices.filter { foldOf($0) != fold }
+            let held = labelledReferences.indices.filter { foldOf($0) == fold }
+            let vote = VoteCalibration.calibrate(table: table, truth: truth, references: labelledReferences,
+                                                 labelCount: vocabulary.count, subset: training).vote
+            VoteCalibration.evaluate(table: table, truth: truth, references: labelledReferences,
+                                     vocabulary: vocabulary, subset: held, vote: vote, into: &leaveOneOut)
+            let heldQueries = queries.indices.filter { foldOf(queries[$0].source) == fold }
+            VoteCalibration.evaluate(table: queryTable, truth: queryTruth, references: labelledReferences,
+                                     vocabulary: vocabulary, subset: heldQueries, vote: vote, into: &distorted)
+        }
+        return LabelEvaluationReport.Method(
+            extractor: model.extractor.description, k: model.vote.k, weightPower: model.vote.weightPower,
+            threshold: model.vote.threshold, leaveOneOut: section(leaveOneOut),
+            distorted: queries.isEmpty ? nil : section(distorted))
+    }
+
+    static func section(_ metrics: LabelMetrics) -> LabelEvaluationReport.Section {
+        LabelEvaluationReport.Section(
+            photos: metrics.photoCount, micro: metrics.micro, macro: metrics.macro,
+            perLabel: metrics.perLabel.map { .init(label: $0.label, support: $0.support, score: $0.score) })
+    }
+}

@@ -1,0 +1,210 @@
+/// The binary layout of a label model file (all integers little-endian):
+///
+/// ```
+/// magic          8 bytes  "GLMLABEL"
+/// formatVersion  u16      1
+/// reserved       u16      0
+/// totalLength    u64      length of the whole file, checksum included
+/// extractor      str id, u32 version, str parameters, u32 dimension, u32 rows per picture
+/// vote           u32 k, f32 weightPower, f32 threshold
+/// vocabulary     u32 count, then count × str
+/// references     u32 count, then count × (str id, u16 n, n × u16 label index)
+/// vectors        count × rows × dimension × f32
+/// checksum       u32      CRC-32 of every byte before it
+/// ```
+/// where `str` is a u32 byte count followed by UTF-8.
+enum LabelModelFile {
+    static let magic: [UInt8] = Array("GLMLABEL".utf8)
+    static let formatVersion: UInt16 = 1
+    static let headerLength = 20
+    static let maximumStringLength = 4096
+    static let maximumDimension = 1 << 16
+    static let maximumReferences = 1 << 20
+    static let maximumRows = 1 << 12
+    static let maximumVocabulary = 1 << 15
+
+    /// The file bytes of `model`.
+    static func encode(_ model: LabelModel) -> [UInt8] {
+        var out = ByteWriter()
+        out.append(bytes: magic)
+        out.append(formatVersion)
+        out.append(UInt16(0))
+        out.append(UInt64(0)) // patched below
+        out.append(string: model.extractor.id)
+        out.append(model.extractor.version)
+        out.append(string: model.extractor.parameters)
+        out.append(UInt32(model.extractor.dimension))
+        out.append(UInt32(model.extractor.rows))
+        out.append(UInt32(model.vote.k))
+        out.append(model.vote.weightPower.bitPattern)
+        out.append(model.vote.threshold.bitPattern)
+        out.append(UInt32(model.vocabulary.count))
+        for label in model.vocabulary { out.append(string: label) }
+        out.append(UInt32(model.references.count))
+        for reference in model.references {
+            out.append(string: reference.id)
+            out.append(UInt16(reference.labels.count))
+            for label in reference.labels { out.append(UInt16(label)) }
+        }
+        for value in model.vectors { out.append(value.bitPattern) }
+        let total = UInt64(out.bytes.count + 4)
+        for i in 0..<8 { out.bytes[12 + i] = UInt8(truncatingIfNeeded: total >> (8 * UInt64(i))) }
+        out.append(CRC32.checksum(out.bytes))
+        return out.bytes
+    }
+
+    /// The model in `bytes`, after checking magic, version, length, checksum, every count and index,
+    /// and that this build computes the model's extractor. `path` only names the file in errors.
+    static func decode(_ bytes: [UInt8], path: String) throws(LabelModelError) -> LabelModel {
+        guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
+            throw .notAModelFile(path: path)
+        }
+        guard bytes.count >= headerLength + 4 else {
+            throw .truncated(path: path, expected: headerLength + 4, actual: bytes.count)
+        }
+        var header = ByteReader(bytes, path: path)
+        header.offset = magic.count
+        let version: UInt16 = try header.read()
+        guard version == formatVersion else {
+            throw .unsupportedFormatVersion(path: path, found: version, supported: formatVersion)
+        }
+        let _: UInt16 = try header.read()
+        let total: UInt64 = try header.read()
+        guard total == UInt64(bytes.count) else {
+            throw .truncated(path: path, expected: Int(clamping: total), actual: bytes.count)
+        }
+        let bodyEnd = bytes.count - 4
+        var trailer = ByteReader(bytes, path: path)
+        trailer.offset = bodyEnd
+        let stored: UInt32 = try trailer.read()
+        let computed = CRC32.checksum(bytes[0..<bodyEnd])
+        guard stored == computed else { throw .checksumMismatch(path: path, stored: stored, computed: computed) }
+
+        var reader = ByteReader(bytes, path: path, end: bodyEnd)
+        reader.offset = headerLength
+        let extractorID = try reader.readString()
+        let extractorVersion: UInt32 = try reader.read()
+        let parameters = try reader.readString()
+        let dimension = Int(try reader.read() as UInt32)
+        guard (1...maximumDimension).contains(dimension) else {
+            throw .malformed(path: path, reason: "dimension \(dimension) is out of range")
+        }
+        let rows = Int(try reader.read() as UInt32)
+        guard (1...maximumRows).contains(rows) else {
+            throw .malformed(path: path, reason: "\(rows) rows per picture is out of range")
+        }
+        let k = Int(try reader.read() as UInt32)
+        let power = Float(bitPattern: try reader.read())
+        let threshold = Float(bitPattern: try reader.read())
+        let vocabularyCount = Int(try reader.read() as UInt32)
+        guard vocabularyCount <= maximumVocabulary else {
+            throw .malformed(path: path, reason: "vocabulary of \(vocabularyCount) labels is out of range")
+        }
+        var vocabulary: [String] = []
+        for _ in 0..<vocabularyCount { vocabulary.append(try reader.readString()) }
+        let referenceCount = Int(try reader.read() as UInt32)
+        guard referenceCount <= maximumReferences else {
+            throw .malformed(path: path, reason: "\(referenceCount) references is out of range")
+        }
+        var references: [LabelledReference] = []
+        references.reserveCapacity(referenceCount)
+        for _ in 0..<referenceCount {
+            let id = try reader.readString()
+            let count = Int(try reader.read() as UInt16)
+            var labels: [Int] = []
+            for _ in 0..<count {
+                let label = Int(try reader.read() as UInt16)
+                guard label < vocabularyCount else {
+                    throw .malformed(path: path, reason: "reference \(id) has label index \(label) "
+                        + "outside a vocabulary of \(vocabularyCount)")
+                }
+                labels.append(label)
+            }
+            references.append(LabelledReference(id: id, labels: labels))
+        }
+        let valueCount = referenceCount * rows * dimension
+        guard valueCount <= 1 << 28 else {
+            throw .malformed(path: path, reason: "\(valueCount) vector values is out of range")
+        }
+        guard reader.remaining == valueCount * 4 else {
+            throw .malformed(path: path, reason: "expected \(valueCount) vector values "
+                + "(\(valueCount * 4) bytes) but \(reader.remaining) bytes remain")
+        }
+        var vectors = [Float](repeating: 0, count: valueCount)
+        for i in 0..<valueCount { vectors[i] = Float(bitPattern: try reader.read()) }
+
+        let descriptor = FeatureExtractorDescriptor(id: extractorID, version: extractorVersion,
+                                                    parameters: parameters, dimension: dimension, rows: rows)
+        do {
+            return try LabelModel(extractor: descriptor, vote: VoteParameters(k: k, weightPower: power, threshold: threshold),
+                                  vocabulary: vocabulary, references: references, vectors: vectors)
+        } catch {
+            switch error {
+            case let .extractorMismatch(_, model, current):
+                throw .extractorMismatch(path: path, model: model, current: current)
+            case let .invalidModel(reason):
+                throw .malformed(path: path, reason: reason)
+            default:
+                throw error
+            }
+        }
+    }
+}
+
+/// Appends little-endian values to a byte array.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func append(bytes more: [UInt8]) { bytes.append(contentsOf: more) }
+
+    mutating func append<T: FixedWidthInteger>(_ value: T) {
+        var v = value.littleEndian
+        withUnsafeBytes(of: &v) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(string: String) {
+        let utf8 = Array(string.utf8)
+        append(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+}
+
+/// Reads little-endian values from a byte array, refusing to read past `end`.
+struct ByteReader {
+    let bytes: [UInt8]
+    let path: String
+    let end: Int
+    var offset = 0
+
+    init(_ bytes: [UInt8], path: String, end: Int? = nil) {
+        self.bytes = bytes
+        self.path = path
+        self.end = end ?? bytes.count
+    }
+
+    var remaining: Int { end - offset }
+
+    mutating func read<T: FixedWidthInteger>() throws(LabelModelError) -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else {
+            throw .malformed(path: path, reason: "a field at byte \(offset) runs past the end of the data")
+        }
+        var value: T = 0
+        for i in 0..<size { value |= T(bytes[offset + i]) << (8 * i) }
+        offset += size
+        return value
+    }
+
+    mutating func readString() throws(LabelModelError) -> String {
+        let length = Int(try read() as UInt32)
+        guard length <= LabelModelFile.maximumStringLength, length <= remaining else {
+            throw .malformed(path: path, reason: "a string of \(length) bytes at byte \(offset) is out of range")
+        }
+        let slice = bytes[offset..<(offset + length)]
+        offset += length
+        guard let string = String(validating: slice, as: UTF8.self) else {
+            throw .malformed(path: path, reason: "a string at byte \(offset - length) is not valid UTF-8")
+        }
+        return string
+    }
+}

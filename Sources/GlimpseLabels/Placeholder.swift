@@ -1,1 +1,0 @@
-// GlimpseLabels: module placeholder; replaced as the module is written.

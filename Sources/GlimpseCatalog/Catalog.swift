@@ -111,7 +111,9 @@ public struct Catalog: Sendable {
         self.placeIndex = placeIndex
         self.collectionIndex = collectionIndex
         self.collections = file.collections.enumerated().map { offset, entry in
-            CollectionEntity(id: entry.id, name: entry.name, summary: entry.summary, places: members[offset])
+            CollectionEntity(
+                id: entry.id, name: entry.name, summary: entry.summary, places: members[offset],
+                coverPhotoPath: members[offset].first.flatMap { placeIndex[$0] }.map { places[$0].photoPath })
         }
     }
 

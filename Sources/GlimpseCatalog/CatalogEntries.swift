@@ -69,12 +69,15 @@ public struct CollectionEntity: Sendable, Hashable, Identifiable {
     public let summary: String
     /// The ids of the places in this collection, in catalog order.
     public let places: [String]
+    /// The absolute path of the first member's photo, used as the collection's picture.
+    public let coverPhotoPath: String?
 
     /// Creates a collection; ``Catalog`` fills `places` from the places that list it.
-    public init(id: String, name: String, summary: String, places: [String]) {
+    public init(id: String, name: String, summary: String, places: [String], coverPhotoPath: String? = nil) {
         self.id = id
         self.name = name
         self.summary = summary
         self.places = places
+        self.coverPhotoPath = coverPhotoPath
     }
 }

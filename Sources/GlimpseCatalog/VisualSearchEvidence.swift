@@ -1,0 +1,166 @@
+/// Everything a visual search ranking depends on besides the catalog snapshot, quantised so that it
+/// travels exactly in a cursor: re-ranking the same evidence on the same snapshot gives the same list.
+struct VisualSearchEvidence: Sendable, Hashable {
+    struct Label: Sendable, Hashable {
+        /// Position in the snapshot's label vocabulary.
+        var offset: Int
+        /// Weight in units of 1/10000.
+        var weight: Int
+    }
+
+    struct Match: Sendable, Hashable {
+        /// Position of the place in the snapshot's places.
+        var placeOffset: Int
+        /// Score in units of 1/10000.
+        var score: Int
+        var accepted: Bool
+        var inliers: Int?
+    }
+
+    var labels: [Label]
+    var labelSource: LabelSource
+    var matches: [Match]
+    /// The smallest label fit that admits a collection without a matched member, in units of 1/10000.
+    var minimumLabelFit: Int
+
+    static let scale = 10_000.0
+
+    static func quantise(_ value: Double) -> Int { Int((min(max(value, 0), 1) * scale).rounded()) }
+}
+
+/// Turns a cursor into bytes and back, signed with HMAC-SHA-256 (truncated to 16 bytes).
+///
+/// Layout: version (1) · snapshot id (8) · offset (4) · minimum label fit (2) · label source (1) ·
+/// label count (1) · labels (offset 2, weight 2) · match count (1) · matches (place 2, score 2,
+/// accepted 1, inliers 4 with `UInt32.max` for none) · tag (16). Big-endian; base64url without padding.
+enum VisualSearchCursorCodec {
+    static let version: UInt8 = 1
+    static let tagLength = 16
+
+    struct Contents: Equatable {
+        var snapshotID: [UInt8]
+        var offset: Int
+        var evidence: VisualSearchEvidence
+    }
+
+    static func encode(_ contents: Contents, key: CursorKey) -> String {
+        var bytes: [UInt8] = [version]
+        bytes += contents.snapshotID
+        append(UInt32(clamping: contents.offset), to: &bytes)
+        append(UInt16(clamping: contents.evidence.minimumLabelFit), to: &bytes)
+        bytes.append(contents.evidence.labelSource.rawValue)
+        bytes.append(UInt8(clamping: contents.evidence.labels.count))
+        for label in contents.evidence.labels.prefix(255) {
+            append(UInt16(clamping: label.offset), to: &bytes)
+            append(UInt16(clamping: label.weight), to: &bytes)
+        }
+        bytes.append(UInt8(clamping: contents.evidence.matches.count))
+        for match in contents.evidence.matches.prefix(255) {
+            append(UInt16(clamping: match.placeOffset), to: &bytes)
+            append(UInt16(clamping: match.score), to: &bytes)
+            bytes.append(match.accepted ? 1 : 0)
+            append(match.inliers.map { UInt32(clamping: $0) } ?? .max, to: &bytes)
+        }
+        bytes += SHA256.hmac(key: key.bytes, message: bytes).prefix(tagLength)
+        return Base64URL.encode(bytes)
+    }
+
+    /// The contents, or `nil` when the text is not a cursor signed with `key`.
+    static func decode(_ text: String, key: CursorKey) -> Contents? {
+        guard let bytes = Base64URL.decode(text), bytes.count > tagLength + 1 else { return nil }
+        let body = Array(bytes.dropLast(tagLength))
+        let tag = Array(bytes.suffix(tagLength))
+        let expected = Array(SHA256.hmac(key: key.bytes, message: body).prefix(tagLength))
+        // Compare every byte so the time taken does not depend on where they differ.
+        guard zip(tag, expected).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
+        var reader = ByteReader(bytes: body)
+        guard reader.byte() == version, let id = reader.bytes(8), let offset = reader.uint32(),
+              let minimumFit = reader.uint16(), let sourceRaw = reader.byte(),
+              let source = LabelSource(rawValue: sourceRaw), let labelCount = reader.byte()
+        else { return nil }
+        var labels: [VisualSearchEvidence.Label] = []
+        for _ in 0..<labelCount {
+            guard let offset = reader.uint16(), let weight = reader.uint16() else { return nil }
+            labels.append(.init(offset: Int(offset), weight: Int(weight)))
+        }
+        guard let matchCount = reader.byte() else { return nil }
+        var matches: [VisualSearchEvidence.Match] = []
+        for _ in 0..<matchCount {
+            guard let place = reader.uint16(), let score = reader.uint16(), let accepted = reader.byte(),
+                  let inliers = reader.uint32()
+            else { return nil }
+            matches.append(.init(placeOffset: Int(place), score: Int(score), accepted: accepted == 1,
+                                 inliers: inliers == .max ? nil : Int(inliers)))
+        }
+        guard reader.isAtEnd else { return nil }
+        return Contents(
+            snapshotID: id, offset: Int(offset),
+            evidence: VisualSearchEvidence(labels: labels, labelSource: source, matches: matches,
+                                           minimumLabelFit: Int(minimumFit)))
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        for shift in stride(from: T.bitWidth - 8, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
+    }
+
+    private struct ByteReader {
+        let bytes: [UInt8]
+        var position = 0
+
+        var isAtEnd: Bool { position == bytes.count }
+
+        mutating func byte() -> UInt8? { bytes(1)?.first }
+
+        mutating func bytes(_ count: Int) -> [UInt8]? {
+            guard bytes.count - position >= count else { return nil }
+            defer { position += count }
+            return Array(bytes[position..<(position + count)])
+        }
+
+        mutating func uint16() -> UInt16? { bytes(2).map { UInt16($0[0]) << 8 | UInt16($0[1]) } }
+
+        mutating func uint32() -> UInt32? { bytes(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } } }
+    }
+}
+
+/// Base64 with the URL-safe alphabet (`-`, `_`) and no padding, so cursors survive shells and URLs.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32(16 - 8 * $1.offset) }
+            for position in 0...chunk.count {
+                out.append(alphabet[Int(value >> UInt32(18 - 6 * position) & 0x3f)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        var values: [UInt32] = []
+        for byte in text.utf8 {
+            guard let value = alphabet.firstIndex(of: byte) else { return nil }
+            values.append(UInt32(value))
+        }
+        guard values.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        var index = 0
+        while index < values.count {
+            let chunk = values[index..<min(index + 4, values.count)]
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | $1.element << UInt32(18 - 6 * $1.offset) }
+            for position in 0..<(chunk.count - 1) {
+                out.append(UInt8(truncatingIfNeeded: value >> UInt32(16 - 8 * position)))
+            }
+            index += 4
+        }
+        return out
+    }
+}

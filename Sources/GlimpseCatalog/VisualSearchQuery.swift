@@ -1,0 +1,206 @@
+public import GlimpseIntents
+
+/// Why a visual search could not run or page.
+public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The page size is outside 1…maximum.
+    case invalidLimit(Int, maximum: Int)
+    /// The cursor is damaged, forged, or was signed with another key.
+    case invalidCursor
+    /// The cursor belongs to a catalog snapshot that is no longer kept.
+    case expiredCursor(snapshotID: String)
+
+    /// A sentence that says what was wrong and what to do.
+    public var description: String {
+        switch self {
+        case let .invalidLimit(limit, maximum):
+            "limit \(limit) is outside 1…\(maximum); pass a page size in that range"
+        case .invalidCursor:
+            "the cursor is damaged or was not issued by this catalog service; run the query again without a cursor"
+        case let .expiredCursor(snapshotID):
+            "the cursor belongs to catalog snapshot \(snapshotID), which is no longer loaded; run the query again"
+        }
+    }
+}
+
+/// Glimpse's visual search: an ``IntentValueQuery`` from a ``SemanticContentDescriptor`` to places
+/// and collections.
+///
+/// **What it does.** If the descriptor has pixels and a matcher is set, the matcher ranks catalog
+/// places. If the descriptor has no labels, they are derived: from the label model when one is set,
+/// else from the catalog labels of the best matched place. Labels outside the catalog vocabulary are
+/// ignored (case and accents do not matter).
+///
+/// **Order.** Matched places first (by score), then collections containing a matched place, then
+/// collections that only fit the labels; ties go to catalog order. The order is deterministic.
+///
+/// **Scores** are in 0…1, rounded to 4 decimals, and can be thresholded:
+/// - a place's score is the matcher's score for it; only candidates the matcher accepts are returned;
+/// - a collection's score is `1 − (1 − m)(1 − f)`, where `m` is the best match score among its
+///   places (0 if none) and `f` its label fit: the weighted share of the query labels carried by
+///   its places (each label weighted by its confidence and by the fraction of the collection's
+///   places that carry it). Collections with no matched place need `f ≥ minimumLabelFit`.
+///
+/// **Paging.** At most `limit` results are returned per page (default 10). The page's cursor is
+/// opaque, signed, and bound to the catalog snapshot the results came from: later pages come from
+/// that same snapshot even if the catalog has been reloaded since, so pages never repeat or skip a
+/// result. A cursor fails with ``VisualSearchError/expiredCursor(snapshotID:)`` once its snapshot
+/// has left the ``SnapshotStore``, and with ``VisualSearchError/invalidCursor`` when tampered with.
+public struct VisualSearchQuery: IntentValueQuery {
+    /// The input: a picture and/or labels.
+    public typealias Input = SemanticContentDescriptor
+    /// The output: places and collections.
+    public typealias Result = VisualSearchResult
+
+    /// Tunable limits.
+    public struct Configuration: Sendable, Hashable {
+        /// Page size when none is given.
+        public var defaultLimit = 10
+        /// The largest page size accepted.
+        public var maximumLimit = 100
+        /// How many candidates to ask the matcher for.
+        public var matchCandidates = 5
+        /// The smallest label fit (0…1) that admits a collection without a matched place.
+        public var minimumLabelFit = 0.2
+
+        /// The default configuration.
+        public init() {}
+    }
+
+    /// The snapshot searched.
+    public let snapshot: CatalogSnapshot
+    /// Where earlier snapshots are kept for paging, and the cursor key.
+    public let store: SnapshotStore
+    /// Recognises places in pixels; `nil` means pixels are not matched.
+    public let matcher: (any PlaceMatching)?
+    /// Derives labels from pixels; `nil` means labels come from the descriptor or the matched place.
+    public let labeler: (any LabelDeriving)?
+    /// Limits.
+    public let configuration: Configuration
+
+    /// Creates a search over `snapshot` (which should have been published to `store`).
+    public init(
+        snapshot: CatalogSnapshot, store: SnapshotStore, matcher: (any PlaceMatching)? = nil,
+        labeler: (any LabelDeriving)? = nil, configuration: Configuration = Configuration()
+    ) {
+        self.snapshot = snapshot
+        self.store = store
+        self.matcher = matcher
+        self.labeler = labeler
+        self.configuration = configuration
+    }
+
+    /// The first page of results, without scores (`IntentValueQuery` conformance).
+    public func values(for input: SemanticContentDescriptor) async throws -> [VisualSearchResult] {
+        try await search(input).results
+    }
+
+    /// The first page of results with scores, reasons and a cursor for the next page.
+    ///
+    /// - Parameter limit: the page size; `nil` means ``Configuration/defaultLimit``.
+    public func search(_ input: SemanticContentDescriptor, limit: Int? = nil) async throws -> VisualSearchPage {
+        let pageSize = try checkedLimit(limit)
+        let catalog = snapshot.catalog
+        var matches: [VisualSearchEvidence.Match] = []
+        var timings: [String: Duration] = [:]
+        if let pixels = input.pixelBuffer, let matcher {
+            let report = try await matcher.matchPlaces(in: pixels, limit: configuration.matchCandidates)
+            timings = report.timings
+            matches = report.candidates.compactMap { candidate in
+                catalog.placeOffset(id: candidate.placeID).map {
+                    .init(placeOffset: $0, score: VisualSearchEvidence.quantise(candidate.score),
+                          accepted: candidate.accepted, inliers: candidate.inliers)
+                }
+            }
+        }
+
+        var source = LabelSource.none
+        var scored: [ScoredLabel] = []
+        if !input.labels.isEmpty {
+            source = .given
+            scored = input.labels.map { ScoredLabel($0, score: 1) }
+        } else if let pixels = input.pixelBuffer, let labeler {
+            source = .derived
+            scored = try await labeler.labels(for: pixels)
+        } else if let top = matches.filter(\.accepted).max(by: { a, b in
+            a.score != b.score ? a.score < b.score : a.placeOffset > b.placeOffset
+        }) {
+            source = .matchedPlace
+            scored = catalog.places[top.placeOffset].labels.map { ScoredLabel($0, score: 1) }
+        }
+
+        // Map onto the vocabulary; merge duplicates keeping the highest weight.
+        var weights: [Int: Int] = [:]
+        var order: [Int] = []
+        var ignored: [String] = []
+        for label in scored {
+            guard let name = snapshot.vocabulary[TextFolding.fold(label.label)],
+                  let offset = snapshot.labelOffsets[name] else {
+                ignored.append(label.label)
+                continue
+            }
+            let weight = VisualSearchEvidence.quantise(label.score)
+            guard weight > 0 else { continue }
+            if let existing = weights[offset] { weights[offset] = max(existing, weight) } else {
+                weights[offset] = weight
+                order.append(offset)
+            }
+        }
+        let evidence = VisualSearchEvidence(
+            labels: order.map { .init(offset: $0, weight: weights[$0] ?? 0) }, labelSource: source,
+            matches: matches, minimumLabelFit: VisualSearchEvidence.quantise(configuration.minimumLabelFit))
+        var page = makePage(evidence, snapshot: snapshot, offset: 0, pageSize: pageSize)
+        page.ignoredLabels = ignored
+        page.timings = timings
+        return page
+    }
+
+    /// The page after the one `cursor` came with, from the same catalog snapshot.
+    ///
+    /// - Throws: ``VisualSearchError`` for a bad limit, a damaged or forged cursor, or a cursor whose
+    ///   snapshot is no longer kept by the store.
+    public func page(after cursor: String, limit: Int? = nil) throws(VisualSearchError) -> VisualSearchPage {
+        let pageSize = try checkedLimit(limit)
+        guard let contents = VisualSearchCursorCodec.decode(cursor, key: store.cursorKey) else {
+            throw .invalidCursor
+        }
+        let id = SHA256.hex(contents.snapshotID)
+        let bound: CatalogSnapshot
+        if id == snapshot.id {
+            bound = snapshot
+        } else if let kept = store.snapshot(id: id) {
+            bound = kept
+        } else {
+            throw .expiredCursor(snapshotID: id)
+        }
+        return makePage(contents.evidence, snapshot: bound, offset: contents.offset, pageSize: pageSize)
+    }
+
+    private func checkedLimit(_ limit: Int?) throws(VisualSearchError) -> Int {
+        let value = limit ?? configuration.defaultLimit
+        guard value >= 1, value <= configuration.maximumLimit else {
+            throw .invalidLimit(value, maximum: configuration.maximumLimit)
+        }
+        return value
+    }
+
+    private func makePage(
+        _ evidence: VisualSearchEvidence, snapshot: CatalogSnapshot, offset: Int, pageSize: Int
+    ) -> VisualSearchPage {
+        let ranked = VisualSearchRanking.rank(evidence, in: snapshot)
+        let start = min(offset, ranked.count)
+        let end = min(start + pageSize, ranked.count)
+        let next = end < ranked.count
+            ? VisualSearchCursorCodec.encode(.init(snapshotID: snapshot.idBytes, offset: end, evidence: evidence),
+                                             key: store.cursorKey)
+            : nil
+        let labels = evidence.labels.compactMap { label in
+            snapshot.catalog.labels.indices.contains(label.offset)
+                ? ScoredLabel(snapshot.catalog.labels[label.offset], score: Double(label.weight) / VisualSearchEvidence.scale)
+                : nil
+        }
+        return VisualSearchPage(
+            items: Array(ranked[start..<end]), nextCursor: next, snapshotID: snapshot.id, offset: start,
+            totalCount: ranked.count, labels: labels, labelSource: evidence.labelSource, ignoredLabels: [],
+            timings: [:])
+    }
+}

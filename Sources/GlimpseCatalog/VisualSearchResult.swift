@@ -1,0 +1,118 @@
+public import GlimpseIntents
+
+/// One visual search result: a place or a collection (Glimpse's `@UnionValue` enum).
+public enum VisualSearchResult: UnionValue, Hashable {
+    /// A place the picture shows.
+    case place(PlaceEntity)
+    /// A collection that holds a matched place or fits the picture's labels.
+    case collection(CollectionEntity)
+
+    /// ``PlaceEntity`` and ``CollectionEntity``.
+    public static var memberTypes: [any AppEntity.Type] { [PlaceEntity.self, CollectionEntity.self] }
+
+    /// The wrapped entity.
+    public var entity: any AppEntity {
+        switch self {
+        case .place(let place): place
+        case .collection(let collection): collection
+        }
+    }
+
+    /// `place` or `collection`.
+    public var typeName: String {
+        switch self {
+        case .place: "place"
+        case .collection: "collection"
+        }
+    }
+}
+
+/// Where the labels of a visual search came from.
+public enum LabelSource: UInt8, Sendable, Hashable, CustomStringConvertible {
+    /// No labels were given or could be derived.
+    case none = 0
+    /// The caller's descriptor.
+    case given = 1
+    /// The label model, from the pixels.
+    case derived = 2
+    /// The catalog labels of the best matched place.
+    case matchedPlace = 3
+
+    /// `none`, `given`, `derived` or `matched-place`.
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .given: "given"
+        case .derived: "derived"
+        case .matchedPlace: "matched-place"
+        }
+    }
+}
+
+/// Why a result was returned: which reference matched with which score, which labels voted.
+public struct VisualSearchReason: Sendable, Hashable, CustomStringConvertible {
+    /// The place whose reference photo matched the picture: the result itself for a place, a member
+    /// for a collection; `nil` when no match was involved.
+    public var matchedPlaceID: String?
+    /// The matcher's score for ``matchedPlaceID``, 0…1.
+    public var matchScore: Double?
+    /// The matcher's geometric evidence for ``matchedPlaceID``, when it reports one.
+    public var inliers: Int?
+    /// The query labels that voted for this result (labels of the place, or of the collection's places).
+    public var votingLabels: [String]
+    /// The weighted share of the query labels that this result carries, 0…1.
+    public var labelFit: Double
+
+    /// A short sentence, such as `matched eiffel-tower (0.91, 57 inliers); labels tower, building (fit 0.50)`.
+    public var description: String {
+        var parts: [String] = []
+        if let matchedPlaceID, let matchScore {
+            let evidence = inliers.map { ", \($0) inliers" } ?? ""
+            parts.append("matched \(matchedPlaceID) (\(Self.format(matchScore))\(evidence))")
+        }
+        if !votingLabels.isEmpty {
+            parts.append("labels \(votingLabels.joined(separator: ", ")) (fit \(Self.format(labelFit)))")
+        }
+        return parts.isEmpty ? "no evidence" : parts.joined(separator: "; ")
+    }
+
+    static func format(_ value: Double) -> String {
+        let scaled = Int((value * 100).rounded())
+        return "\(scaled / 100).\(scaled % 100 < 10 ? "0" : "")\(scaled % 100)"
+    }
+}
+
+/// A result with its score and reason.
+public struct VisualSearchItem: Sendable, Hashable {
+    /// The place or collection.
+    public var result: VisualSearchResult
+    /// The result's score, 0…1, rounded to 4 decimals; see ``VisualSearchQuery`` for its meaning.
+    public var score: Double
+    /// Why it was returned.
+    public var reason: VisualSearchReason
+}
+
+/// One page of visual search results and the cursor for the next.
+public struct VisualSearchPage: Sendable {
+    /// The results on this page, in rank order.
+    public var items: [VisualSearchItem]
+    /// An opaque cursor for the next page, or `nil` when this page is the last.
+    public var nextCursor: String?
+    /// The id of the catalog snapshot the results come from.
+    public var snapshotID: String
+    /// The rank of the first item of this page among all results (0 on the first page).
+    public var offset: Int
+    /// The number of results across all pages.
+    public var totalCount: Int
+    /// The labels used, with their weights.
+    public var labels: [ScoredLabel]
+    /// Where the labels came from.
+    public var labelSource: LabelSource
+    /// Given labels that are not in the catalog vocabulary and were ignored.
+    public var ignoredLabels: [String]
+    /// Matcher stage timings (first page only).
+    public var timings: [String: Duration]
+
+    /// The results without scores: what `IntentValueQuery.values(for:)` returns.
+    public var results: [VisualSearchResult] { items.map(\.result) }
+}

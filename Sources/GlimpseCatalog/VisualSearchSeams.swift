@@ -1,0 +1,61 @@
+public import GlimpseImage
+
+/// One catalog place that a picture may show, as a matcher ranks it.
+public struct PlaceMatchCandidate: Sendable, Hashable {
+    /// The id of the matched place.
+    public var placeID: String
+    /// How sure the matcher is, from 0 (no evidence) to 1 (certain).
+    public var score: Double
+    /// Whether the matcher accepts this candidate as a match (its own threshold).
+    public var accepted: Bool
+    /// Geometric evidence behind the score (such as verified keypoint inliers), when the matcher has it.
+    public var inliers: Int?
+
+    /// Creates a candidate; `score` is clamped to 0…1.
+    public init(placeID: String, score: Double, accepted: Bool, inliers: Int? = nil) {
+        self.placeID = placeID
+        self.score = score.isFinite ? min(max(score, 0), 1) : 0
+        self.accepted = accepted
+        self.inliers = inliers
+    }
+}
+
+/// What a matcher found in one picture.
+public struct PlaceMatchReport: Sendable {
+    /// The candidates, best first.
+    public var candidates: [PlaceMatchCandidate]
+    /// Time spent per stage, by stage name (such as `features`, `shortlist`, `verify`).
+    public var timings: [String: Duration]
+
+    /// Creates a report.
+    public init(candidates: [PlaceMatchCandidate], timings: [String: Duration] = [:]) {
+        self.candidates = candidates
+        self.timings = timings
+    }
+}
+
+/// Recognises which catalog places a picture shows: the seam between visual search and the matcher.
+public protocol PlaceMatching: Sendable {
+    /// The ranked candidates for `image`, at most `limit` of them.
+    func matchPlaces(in image: PixelBuffer, limit: Int) async throws -> PlaceMatchReport
+}
+
+/// A scene label with a confidence.
+public struct ScoredLabel: Sendable, Hashable {
+    /// The label, from the catalog's vocabulary.
+    public var label: String
+    /// The confidence, from 0 to 1.
+    public var score: Double
+
+    /// Creates a scored label; `score` is clamped to 0…1.
+    public init(_ label: String, score: Double) {
+        self.label = label
+        self.score = score.isFinite ? min(max(score, 0), 1) : 0
+    }
+}
+
+/// Derives scene labels from a picture: the seam between visual search and the label model.
+public protocol LabelDeriving: Sendable {
+    /// Labels for `image`, most confident first.
+    func labels(for image: PixelBuffer) async throws -> [ScoredLabel]
+}

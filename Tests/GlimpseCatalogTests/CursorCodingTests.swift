@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import GlimpseCatalog
+
+@Suite("Hashing and cursor encoding")
+struct CursorCodingTests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func sha256KnownAnswers(message: String, digest: String) {
+        #expect(SHA256.hex(SHA256.hash(Array(message.utf8))) == digest)
+    }
+
+    @Test func hmacKnownAnswers() {
+        // RFC 4231 test cases 2 and 6 (a key longer than one block).
+        #expect(SHA256.hex(SHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        let longKey = [UInt8](repeating: 0xaa, count: 131)
+        let message = Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
+        #expect(SHA256.hex(SHA256.hmac(key: longKey, message: message))
+            == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
+    @Test func base64URLMatchesFoundationAndRoundTrips() throws {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(expected) == bytes)
+        }
+        #expect(Base64URL.decode("ab+c") == nil)
+        #expect(Base64URL.decode("abcde") == nil)
+    }
+
+    @Test func cursorRoundTripsAndRejectsTampering() throws {
+        let key = CursorKey(passphrase: "test")
+        let contents = VisualSearchCursorCodec.Contents(
+            snapshotID: [1, 2, 3, 4, 5, 6, 7, 8], offset: 12,
+            evidence: VisualSearchEvidence(
+                labels: [.init(offset: 3, weight: 10_000), .init(offset: 39, weight: 2_500)], labelSource: .derived,
+                matches: [.init(placeOffset: 90, score: 8_123, accepted: true, inliers: 41),
+                          .init(placeOffset: 0, score: 10, accepted: false, inliers: nil)],
+                minimumLabelFit: 2_000))
+        let text = VisualSearchCursorCodec.encode(contents, key: key)
+        #expect(VisualSearchCursorCodec.decode(text, key: key) == contents)
+        #expect(VisualSearchCursorCodec.decode(text, key: CursorKey(passphrase: "other")) == nil)
+        // Changing any single character breaks the signature or the encoding.
+        for index in text.indices {
+            var changed = text
+            changed.replaceSubrange(index...index, with: text[index] == "A" ? "B" : "A")
+            #expect(VisualSearchCursorCodec.decode(changed, key: key) == nil)
+        }
+        #expect(VisualSearchCursorCodec.decode(String(text.dropLast(3)), key: key) == nil)
+        #expect(VisualSearchCursorCodec.decode("", key: key) == nil)
+    }
+}

@@ -125,4 +125,32 @@ int glimpse_png_decode(glimpse_png_decoder *decoder, unsigned char *out, size_t 
 /* Frees the decoder and libpng's state. NULL is accepted. */
 void glimpse_png_destroy(glimpse_png_decoder *decoder);
 
+/* ---------------------------------------------------------------------------------------------
+ * Encoders, for tests and benchmarks that need images of a known content. The output is
+ * allocated with malloc; release it with glimpse_codec_free.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Encodes `components` bytes per pixel (1 gray, 3 RGB, 4 CMYK as stored). For 4 components,
+ * `ycck` selects YCCK instead of CMYK and `adobe_marker` (0/1) whether an Adobe APP14 marker is
+ * written (without it a decoder must treat the ink values as not inverted). `many_scans` writes a
+ * progressive file with one scan per component and AC coefficient (1 + 63 × components scans).
+ * `app1`, when not NULL, is written as an APP1 marker body. */
+int glimpse_jpeg_encode(const unsigned char *pixels, uint32_t width, uint32_t height, size_t stride,
+                        int components, int quality, int progressive, int many_scans, int ycck, int adobe_marker,
+                        const unsigned char *app1, size_t app1_length,
+                        unsigned char **out, size_t *out_length, glimpse_codec_result *result);
+
+/* Encodes rows already in PNG sample layout (packed 1/2/4-bit, big-endian 16-bit) for the given
+ * PNG_COLOR_TYPE_* and bit depth. `palette` holds `palette_count` RGB triples; `trns` holds
+ * `trns_count` alpha bytes for a palette image; `trns_color` (gray or R, G, B; may be NULL) marks
+ * one transparent colour for gray and RGB images. */
+int glimpse_png_encode(const unsigned char *rows, uint32_t width, uint32_t height, size_t stride,
+                       int color_type, int bit_depth, int interlaced,
+                       const unsigned char *palette, int palette_count, const unsigned char *trns, int trns_count,
+                       const uint16_t *trns_color,
+                       unsigned char **out, size_t *out_length, glimpse_codec_result *result);
+
+/* Frees memory returned by the encoders. */
+void glimpse_codec_free(void *pointer);
+
 #endif

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import GlimpseImage
+
+/// `glimpse decode`: decodes image files and reports size, pixel format, orientation and time.
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode PNG and JPEG files and report their size, pixel format, orientation and decode time.",
+        discussion: """
+            A FILE is decoded whatever its name (the format is read from its first bytes). A DIRECTORY is \
+            walked recursively in sorted order for *.jpg, *.jpeg and *.png files (any case). A file that \
+            fails prints an error line and decoding goes on. Exit status 0 only when every file decoded.
+            """
+    )
+
+    @Argument(help: "Image files, or directories to search for *.jpg, *.jpeg and *.png files.")
+    var paths: [String]
+
+    @Option(name: .customLong("max-size"), help: "Decode so that the longer side is at most N pixels.")
+    var maxSize: Int?
+
+    @Flag(name: .customLong("json"), help: "Print one JSON object per file and line (JSON Lines).")
+    var json = false
+
+    func validate() throws {
+        if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1, got \(maxSize)") }
+    }
+
+    func run() throws {
+        let options = DecodingOptions(maxDimension: maxSize)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var attempted = 0, decoded = 0, failures = 0
+        for path in paths {
+            let files: [String]
+            switch ImageFileList.expand(path) {
+            case .success(let found): files = found
+            case .failure(let error):
+                failures += 1
+                report(DecodeReport(path: path, error: error.description))
+                continue
+            }
+            for file in files {
+                attempted += 1
+                let start = clock.now
+                do {
+                    let image = try ImageDecoder.decode(contentsOfFile: file, options: options)
+                    let elapsed = clock.now - start
+                    decoded += 1
+                    report(DecodeReport(path: file, image: image, orientationApplied: options.appliesOrientation,
+                                        milliseconds: elapsed.milliseconds))
+                } catch {
+                    failures += 1
+                    report(DecodeReport(path: file, error: error.description))
+                }
+            }
+        }
+        let total = (clock.now - started).milliseconds
+        let summary = "decoded \(decoded) of \(attempted) files in \(String(format: "%.1f", total)) ms"
+            + (failures > 0 ? "; \(failures) failed" : "")
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private func report(_ entry: DecodeReport) {
+        if json {
+            print(entry.jsonLine())
+        } else if entry.ok {
+            print(entry.textLine())
+        } else {
+            FileHandle.standardError.write(Data((entry.textLine() + "\n").utf8))
+        }
+    }
+}
+
+/// One line of `glimpse decode` output.
+struct DecodeReport: Encodable {
+    var path: String
+    var ok: Bool
+    var format: String?
+    var width: Int?
+    var height: Int?
+    var sourceWidth: Int?
+    var sourceHeight: Int?
+    var pixelFormat: String?
+    var orientation: Int?
+    var orientationApplied: Bool?
+    var decodeMilliseconds: Double?
+    var error: String?
+
+    init(path: String, image: DecodedImage, orientationApplied: Bool, milliseconds: Double) {
+        self.path = path
+        ok = true
+        format = image.format.rawValue
+        width = image.pixelBuffer.width
+        height = image.pixelBuffer.height
+        sourceWidth = image.sourceWidth
+        sourceHeight = image.sourceHeight
+        pixelFormat = image.pixelBuffer.pixelFormat.rawValue
+        orientation = image.orientation
+        self.orientationApplied = orientationApplied && image.orientation != 1
+        decodeMilliseconds = (milliseconds * 1000).rounded() / 1000
+    }
+
+    init(path: String, error: String) {
+        self.path = path
+        ok = false
+        self.error = error
+    }
+
+    func textLine() -> String {
+        guard ok, let format, let width, let height, let pixelFormat, let orientation, let decodeMilliseconds else {
+            return "error: \(path): \(error ?? "unknown error")"
+        }
+        let turned = orientation == 1 ? "" : orientationApplied == true ? " applied" : " not applied"
+        return "\(path): \(format) \(width)×\(height) \(pixelFormat) orientation \(orientation)\(turned) "
+            + String(format: "%.2f ms", decodeMilliseconds)
+    }
+
+    func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{\"ok\":false,\"error\":\"encoding failed\"}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Expands command-line paths into image files.
+enum ImageFileList {
+    /// Why a path could not be used.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let extensions: Set<String> = ["jpg", "jpeg", "png"]
+
+    /// A directory becomes its image files (recursive, sorted); anything else is returned as is.
+    static func expand(_ path: String) -> Result<[String], Failure> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(Failure(description: "no such file or directory; check the path"))
+        }
+        guard isDirectory.boolValue else { return .success([path]) }
+        guard let walker = FileManager.default.enumerator(atPath: path) else {
+            return .failure(Failure(description: "cannot list this directory; check its permissions"))
+        }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let name = relative.split(separator: "/").last.map(String.init) ?? relative
+            guard let dot = name.lastIndex(of: "."),
+                  extensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+            found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
+        }
+        return .success(found.sorted())
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds.
+    fileprivate var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,1 +1,0 @@
-// GlimpseImageTests: placeholder; replaced as the tests are written.

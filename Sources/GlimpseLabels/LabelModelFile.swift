@@ -6,7 +6,8 @@
 /// reserved       u16      0
 /// totalLength    u64      length of the whole file, checksum included
 /// extractor      str id, u32 version, str parameters, u32 dimension, u32 rows per picture
-/// vote           u32 k, f32 weightPower, f32 threshold
+/// vote           u32 k, f32 weightPower, f32 threshold, u32 n, n × f32 per-label threshold (n is 0 or
+///                the vocabulary size)
 /// vocabulary     u32 count, then count × str
 /// references     u32 count, then count × (str id, u16 n, n × u16 label index)
 /// vectors        count × rows × dimension × f32
@@ -38,6 +39,8 @@ enum LabelModelFile {
         out.append(UInt32(model.vote.k))
         out.append(model.vote.weightPower.bitPattern)
         out.append(model.vote.threshold.bitPattern)
+        out.append(UInt32(model.vote.labelThresholds.count))
+        for threshold in model.vote.labelThresholds { out.append(threshold.bitPattern) }
         out.append(UInt32(model.vocabulary.count))
         for label in model.vocabulary { out.append(string: label) }
         out.append(UInt32(model.references.count))
@@ -96,6 +99,12 @@ enum LabelModelFile {
         let k = Int(try reader.read() as UInt32)
         let power = Float(bitPattern: try reader.read())
         let threshold = Float(bitPattern: try reader.read())
+        let labelThresholdCount = Int(try reader.read() as UInt32)
+        guard labelThresholdCount <= maximumVocabulary else {
+            throw .malformed(path: path, reason: "\(labelThresholdCount) per-label thresholds is out of range")
+        }
+        var labelThresholds: [Float] = []
+        for _ in 0..<labelThresholdCount { labelThresholds.append(Float(bitPattern: try reader.read())) }
         let vocabularyCount = Int(try reader.read() as UInt32)
         guard vocabularyCount <= maximumVocabulary else {
             throw .malformed(path: path, reason: "vocabulary of \(vocabularyCount) labels is out of range")
@@ -136,7 +145,8 @@ enum LabelModelFile {
         let descriptor = FeatureExtractorDescriptor(id: extractorID, version: extractorVersion,
                                                     parameters: parameters, dimension: dimension, rows: rows)
         do {
-            return try LabelModel(extractor: descriptor, vote: VoteParameters(k: k, weightPower: power, threshold: threshold),
+            return try LabelModel(extractor: descriptor, vote: VoteParameters(k: k, weightPower: power, threshold: threshold,
+                                                                  labelThresholds: labelThresholds),
                                   vocabulary: vocabulary, references: references, vectors: vectors)
         } catch {
             switch error {

@@ -1,1 +1,0 @@
-// GlimpseLabelsTests: placeholder; replaced as the tests are written.

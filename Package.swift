@@ -63,6 +63,11 @@ let package = Package(
             name: "CGlimpseCodecs",
             dependencies: ["CLibPNG", "CLibJPEG"]
         ),
+        // Plain C decode loops, the reference for glimpse-decode-bench.
+        .target(
+            name: "CDecodeReference",
+            dependencies: ["CLibPNG", "CLibJPEG"]
+        ),
 
         // MARK: Libraries
         .target(
@@ -137,6 +142,13 @@ let package = Package(
                 "GlimpseIntents", "GlimpseCatalog", "GlimpseServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Release-mode decode benchmark: GlimpseImage against the C reference loop.
+        .executableTarget(
+            name: "glimpse-decode-bench",
+            dependencies: ["GlimpseImage", "CGlimpseCodecs", "CDecodeReference"],
             swiftSettings: swiftSettings
         ),
 

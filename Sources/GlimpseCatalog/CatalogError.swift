@@ -16,6 +16,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownLabel(placeID: String, label: String)
     /// The label vocabulary lists a label twice.
     case duplicateLabel(label: String)
+    /// A place's photo exists but cannot be decoded.
+    case undecodablePhoto(placeID: String, path: String, reason: String)
 
     /// A sentence that says what is wrong and what to do about it.
     public var description: String {
@@ -36,6 +38,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unknownLabel(placeID, label):
             "place '\(placeID)' has label '\(label)', which is not in the catalog's \"labels\" vocabulary; "
                 + "add it there or correct the spelling"
+        case let .undecodablePhoto(placeID, path, reason):
+            "place '\(placeID)' has photo \(path), which cannot be decoded (\(reason)); replace it with a PNG or JPEG"
         case let .duplicateLabel(label):
             "label '\(label)' appears twice in the catalog's \"labels\" vocabulary; list each label once"
         }

@@ -1,4 +1,5 @@
 public import GlimpseIntents
+import GlimpseLabels
 
 /// Why a visual search could not run or page.
 public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -117,7 +118,7 @@ public struct VisualSearchQuery: IntentValueQuery {
         var scored: [ScoredLabel] = []
         if !input.labels.isEmpty {
             source = .given
-            scored = input.labels.map { ScoredLabel($0, score: 1) }
+            scored = input.labels.map { ScoredLabel(label: $0, score: 1) }
         } else if let pixels = input.pixelBuffer, let labeler {
             source = .derived
             scored = try await labeler.labels(for: pixels)
@@ -125,7 +126,7 @@ public struct VisualSearchQuery: IntentValueQuery {
             a.score != b.score ? a.score < b.score : a.placeOffset > b.placeOffset
         }) {
             source = .matchedPlace
-            scored = catalog.places[top.placeOffset].labels.map { ScoredLabel($0, score: 1) }
+            scored = catalog.places[top.placeOffset].labels.map { ScoredLabel(label: $0, score: 1) }
         }
 
         // Map onto the vocabulary; merge duplicates keeping the highest weight.
@@ -195,7 +196,8 @@ public struct VisualSearchQuery: IntentValueQuery {
             : nil
         let labels = evidence.labels.compactMap { label in
             snapshot.catalog.labels.indices.contains(label.offset)
-                ? ScoredLabel(snapshot.catalog.labels[label.offset], score: Double(label.weight) / VisualSearchEvidence.scale)
+                ? ScoredLabel(label: snapshot.catalog.labels[label.offset],
+                              score: Double(label.weight) / VisualSearchEvidence.scale)
                 : nil
         }
         return VisualSearchPage(

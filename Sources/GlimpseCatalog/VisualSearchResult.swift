@@ -1,4 +1,5 @@
 public import GlimpseIntents
+public import GlimpseLabels
 
 /// One visual search result: a place or a collection (Glimpse's `@UnionValue` enum).
 public enum VisualSearchResult: UnionValue, Hashable {

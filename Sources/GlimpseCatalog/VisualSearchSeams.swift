@@ -1,4 +1,5 @@
 public import GlimpseImage
+public import GlimpseLabels
 
 /// One catalog place that a picture may show, as a matcher ranks it.
 public struct PlaceMatchCandidate: Sendable, Hashable {
@@ -40,22 +41,8 @@ public protocol PlaceMatching: Sendable {
     func matchPlaces(in image: PixelBuffer, limit: Int) async throws -> PlaceMatchReport
 }
 
-/// A scene label with a confidence.
-public struct ScoredLabel: Sendable, Hashable {
-    /// The label, from the catalog's vocabulary.
-    public var label: String
-    /// The confidence, from 0 to 1.
-    public var score: Double
-
-    /// Creates a scored label; `score` is clamped to 0…1.
-    public init(_ label: String, score: Double) {
-        self.label = label
-        self.score = score.isFinite ? min(max(score, 0), 1) : 0
-    }
-}
-
 /// Derives scene labels from a picture: the seam between visual search and the label model.
 public protocol LabelDeriving: Sendable {
-    /// Labels for `image`, most confident first.
+    /// Labels for `image` with confidences in 0…1, most confident first.
     func labels(for image: PixelBuffer) async throws -> [ScoredLabel]
 }

@@ -1,5 +1,6 @@
 import GlimpseCatalog
 import GlimpseImage
+import GlimpseLabels
 
 /// A matcher that returns fixed candidates, standing in for the real one in ranking and paging tests.
 struct FixedMatcher: PlaceMatching {

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseIntents
+import GlimpseLabels
 import Testing
 @testable import GlimpseCatalog
 
@@ -84,10 +85,10 @@ struct VisualSearchTests {
     }
 
     @Test func derivedLabelsAreUsedWhenNoneAreGiven() async throws {
-        let labeler = FixedLabeler(labels: [ScoredLabel("flower", score: 0.9), ScoredLabel("plant", score: 0.3)])
+        let labeler = FixedLabeler(labels: [ScoredLabel(label: "flower", score: 0.9), ScoredLabel(label: "plant", score: 0.3)])
         let page = try await Self.query(labeler: labeler).search(SemanticContentDescriptor(pixelBuffer: try tinyPicture()))
         #expect(page.labelSource == .derived)
-        #expect(page.labels == [ScoredLabel("flower", score: 0.9), ScoredLabel("plant", score: 0.3)])
+        #expect(page.labels == [ScoredLabel(label: "flower", score: 0.9), ScoredLabel(label: "plant", score: 0.3)])
         #expect(page.results.first?.entityIdentifierString == "flowers")
     }
 

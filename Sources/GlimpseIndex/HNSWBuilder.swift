@@ -50,7 +50,7 @@ struct HNSWBuilder: Sendable {
         entryPoint = 0
         maxLevel = Int(storage.levels[0])
         let threads = parameters.buildThreads
-        let scratches = (0..<threads).map { _ in BuildScratch(nodeCount: n) }
+        let scratches = (0..<threads).map { _ in BuildScratch(nodeCount: n, maxLinks0: storage.maxLinks0) }
         var inserted = 1
         while inserted < n {
             let batch = min(n - inserted, max(1, min(Self.maximumBatch, inserted / 16)))
@@ -195,7 +195,7 @@ private final class BuildScratch: @unchecked Sendable {
     var kept: [Candidate] = []
     var links: [UInt32] = []
 
-    init(nodeCount: Int) {
-        search = HNSWScratch(nodeCount: nodeCount)
+    init(nodeCount: Int, maxLinks0: Int) {
+        search = HNSWScratch(nodeCount: nodeCount, maxLinks0: maxLinks0)
     }
 }

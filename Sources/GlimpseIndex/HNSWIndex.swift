@@ -72,7 +72,7 @@ public final class HNSWIndex: NearestNeighborIndex {
             set.insert(node)
         }
         deletions = Mutex(set)
-        scratchPool = HNSWScratchPool(nodeCount: ids.count)
+        scratchPool = HNSWScratchPool(nodeCount: ids.count, maxLinks0: storage.maxLinks0)
     }
 
     /// The number of vectors a search can return: those stored and not deleted.
@@ -89,6 +89,9 @@ public final class HNSWIndex: NearestNeighborIndex {
         storage.nodeCount * (storage.dimension * 4 + storage.stride0 * 4 + 4 + 1 + 8)
             + storage.upperBlockCount * storage.strideUpper * 4
     }
+
+    /// The deletion set at this moment.
+    var deletionSnapshot: DeletionSet { deletions.withLock { $0 } }
 
     /// The highest graph level.
     public var levelCount: Int { maxLevel + 1 }
@@ -147,7 +150,9 @@ public final class HNSWIndex: NearestNeighborIndex {
                 if deleted.count == 0 {
                     graph.searchLayer(q, entry: current, ef: ef, level: 0, scratch: scratch)
                 } else {
-                    graph.searchLayer(q, entry: current, ef: ef, level: 0, scratch: scratch) { deleted.contains($0) }
+                    deleted.bits.withUnsafeBufferPointer { bits in
+                        graph.searchLayer(q, entry: current, ef: ef, level: 0, scratch: scratch, excluded: bits)
+                    }
                 }
                 var found = scratch.results.items.map { Neighbor(id: ids[Int($0.node)], distance: $0.distance) }
                 found.sort { $0.ranks(before: $1) }

@@ -6,38 +6,52 @@ import Synchronization
 final class HNSWScratch: @unchecked Sendable {
     // @unchecked Sendable because: a scratch is used by one search at a time; the pool hands it over under
     // its lock, and the builder gives each thread its own.
-    private var visited: [UInt32]
+    /// One stamp per node; a node is visited in the current search when its stamp equals `stamp`.
+    /// - warning: Do not escape the pointer; it is freed with the scratch.
+    private let visited: UnsafeMutablePointer<UInt32>
+    let nodeCount: Int
     private var stamp: UInt32 = 0
     var candidates: CandidateHeap
     var results: CandidateHeap
-    var selection: [Candidate] = []
-    var linkBuffer: [UInt32] = []
+    /// Unvisited links of the node being expanded.
+    let pending: UnsafeMutablePointer<UInt32>
+    /// Folds the bytes touched ahead of the distance kernels, so the touches are not optimised away.
+    var touchSink: UInt32 = 0
 
-    init(nodeCount: Int) {
-        visited = [UInt32](repeating: 0, count: nodeCount)
+    init(nodeCount: Int, maxLinks0: Int) {
+        self.nodeCount = nodeCount
+        visited = .allocate(capacity: max(1, nodeCount))
+        visited.initialize(repeating: 0, count: max(1, nodeCount))
+        pending = .allocate(capacity: max(1, maxLinks0))
+        pending.initialize(repeating: 0, count: max(1, maxLinks0))
         candidates = CandidateHeap(isMaxHeap: false, capacity: 256)
         results = CandidateHeap(isMaxHeap: true, capacity: 256)
     }
 
-    var nodeCount: Int { visited.count }
+    deinit {
+        visited.deallocate()
+        pending.deallocate()
+    }
 
-    /// Starts a new search: every node becomes unvisited.
-    func beginSearch() {
+    /// Starts a new search: every node becomes unvisited. Returns the stamp marking visited nodes.
+    func beginSearch() -> UInt32 {
         stamp &+= 1
         if stamp == 0 {
-            for i in visited.indices { visited[i] = 0 }
+            visited.update(repeating: 0, count: max(1, nodeCount))
             stamp = 1
         }
         candidates.removeAll()
         results.removeAll()
+        return stamp
     }
 
-    /// Marks `node` visited and says whether it already was.
+    /// Marks `node` visited with `stamp` and says whether it already was.
     @inline(__always)
-    func visit(_ node: UInt32) -> Bool {
-        let i = Int(node)
-        if visited[i] == stamp { return true }
-        visited[i] = stamp
+    func visit(_ node: UInt32, stamp: UInt32) -> Bool {
+        assert(Int(node) < nodeCount)
+        let slot = visited + Int(node)
+        if slot.pointee == stamp { return true }
+        slot.pointee = stamp
         return false
     }
 }
@@ -76,31 +90,62 @@ struct HNSWGraph: Sendable {
 
     /// Best-first search of `level` from `entry`: leaves the `ef` nearest nodes found in `scratch.results`.
     ///
-    /// Nodes for which `isExcluded` is true are traversed but never enter the results.
+    /// Nodes in `excluded` (a bit set by node) are traversed but never enter the results.
     func searchLayer(
         _ query: UnsafePointer<Float>, entry: Candidate, ef: Int, level: Int, scratch: HNSWScratch,
-        isExcluded: (UInt32) -> Bool = { _ in false }
+        excluded: UnsafeBufferPointer<UInt64>? = nil
     ) {
-        scratch.beginSearch()
-        _ = scratch.visit(entry.node)
-        scratch.candidates.push(entry)
-        if !isExcluded(entry.node) { scratch.results.push(entry) }
-        var bound = scratch.results.top?.distance ?? Float.infinity
-        while let current = scratch.candidates.pop() {
-            if current.distance > bound && scratch.results.count >= ef { break }
-            for link in storage.links(current.node, level: level) {
-                if scratch.visit(link) { continue }
+        let stamp = scratch.beginSearch()
+        // The heaps are moved out of the scratch for the loop, so that each push and pop works on a local.
+        var candidates = CandidateHeap(isMaxHeap: false, capacity: 0)
+        var results = CandidateHeap(isMaxHeap: true, capacity: 0)
+        swap(&candidates, &scratch.candidates)
+        swap(&results, &scratch.results)
+        defer {
+            swap(&candidates, &scratch.candidates)
+            swap(&results, &scratch.results)
+        }
+        @inline(__always) func isExcluded(_ node: UInt32) -> Bool {
+            guard let excluded else { return false }
+            return excluded[Int(node >> 6)] & (1 << UInt64(node & 63)) != 0
+        }
+        _ = scratch.visit(entry.node, stamp: stamp)
+        candidates.push(entry)
+        if !isExcluded(entry.node) { results.push(entry) }
+        var bound = results.top?.distance ?? Float.infinity
+        let pending = scratch.pending
+        let touchBytes = storage.dimension &* 4
+        var sink: UInt32 = 0
+        while let current = candidates.pop() {
+            if current.distance > bound && results.count >= ef { break }
+            // Pass 1: collect the unvisited links and touch their vectors, so their cache misses overlap.
+            var pendingCount = 0
+            for link in storage.links(current.node, level: level) where !scratch.visit(link, stamp: stamp) {
+                pending[pendingCount] = link
+                pendingCount &+= 1
+                let row = UnsafeRawPointer(storage.vector(link))
+                // safe because offset < dimension × 4: every touch stays inside the row.
+                var offset = 0
+                while offset < touchBytes {
+                    sink ^= row.load(fromByteOffset: offset, as: UInt32.self)
+                    offset &+= 64
+                }
+            }
+            // Pass 2: distances.
+            for p in 0..<pendingCount {
+                let link = pending[p]
                 let d = distance(query, link)
-                if scratch.results.count < ef || d < bound {
-                    scratch.candidates.push(Candidate(distance: d, node: link))
+                if results.count < ef || d < bound {
+                    candidates.push(Candidate(distance: d, node: link))
                     if !isExcluded(link) {
-                        scratch.results.push(Candidate(distance: d, node: link))
-                        if scratch.results.count > ef { scratch.results.pop() }
+                        results.push(Candidate(distance: d, node: link))
+                        if results.count > ef { results.pop() }
                     }
-                    bound = scratch.results.top?.distance ?? Float.infinity
+                    bound = results.top?.distance ?? Float.infinity
                 }
             }
         }
+        scratch.touchSink ^= sink
     }
 
     /// Picks at most `limit` of `sorted` (ascending) by the HNSW heuristic: a candidate is kept only if
@@ -127,15 +172,17 @@ struct HNSWGraph: Sendable {
 final class HNSWScratchPool: Sendable {
     private let free: Mutex<[HNSWScratch]>
     private let nodeCount: Int
+    private let maxLinks0: Int
 
-    init(nodeCount: Int) {
+    init(nodeCount: Int, maxLinks0: Int) {
         self.nodeCount = nodeCount
+        self.maxLinks0 = maxLinks0
         free = Mutex([])
     }
 
     /// Runs `body` with a scratch no other search is using.
     func withScratch<R>(_ body: (HNSWScratch) throws(IndexError) -> R) throws(IndexError) -> R {
-        let scratch = free.withLock { $0.popLast() } ?? HNSWScratch(nodeCount: nodeCount)
+        let scratch = free.withLock { $0.popLast() } ?? HNSWScratch(nodeCount: nodeCount, maxLinks0: maxLinks0)
         defer { free.withLock { $0.append(scratch) } }
         return try body(scratch)
     }

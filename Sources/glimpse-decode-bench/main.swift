@@ -3,7 +3,7 @@
 // format, size (640×480, 1920×1080, 4000×3000) and scale (full, 1/8). Build it in release mode:
 //
 //   swift build -c release --product glimpse-decode-bench
-//   .build/release/glimpse-decode-bench [--rounds N] [--photo PATH]
+//   .build/release/glimpse-decode-bench [--rounds N] [--photo PATH] [--batch-seconds S] [--format jpeg|png]
 import CDecodeReference
 import GlimpseImage
 
@@ -17,6 +17,8 @@ struct BenchSettings {
     var photo = "Images/photos/001-wooden-jetty-on-a-calm-lake.jpg"
     /// Target wall time per measured batch, so that small images get more iterations.
     var batchSeconds = 0.25
+    /// Only these formats (default: both).
+    var formats: Set<ImageFormat> = [.jpeg, .png]
 
     init(arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -35,9 +37,14 @@ struct BenchSettings {
                     throw BenchError(description: "--batch-seconds needs a positive number")
                 }
                 batchSeconds = value
+            case "--format":
+                guard let value = iterator.next().flatMap({ ImageFormat(rawValue: $0) }) else {
+                    throw BenchError(description: "--format needs jpeg or png")
+                }
+                formats = [value]
             default:
                 throw BenchError(description: "unknown argument \(argument); usage: glimpse-decode-bench "
-                    + "[--rounds N] [--photo PATH] [--batch-seconds S]")
+                    + "[--rounds N] [--photo PATH] [--batch-seconds S] [--format jpeg|png]")
             }
         }
     }
@@ -73,7 +80,7 @@ func run() throws {
     emit("| format | size | scale | output | bytes | Glimpse CPU ms | C CPU ms | ratio (C time / Glimpse time) |")
     emit("|---|---|---|---|---:|---:|---:|---:|")
     var sink: UInt64 = 0
-    for input in inputs {
+    for input in inputs where settings.formats.contains(input.format) {
         for denominator in [1, 8] {
             let maxDimension = denominator == 1 ? nil : (max(input.width, input.height) + 7) / 8
             let options = DecodingOptions(maxDimension: maxDimension)

@@ -152,6 +152,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
+        .executableTarget(
+            name: "glimpse-index-bench",
+            dependencies: ["GlimpseIndex"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs"],
                     swiftSettings: swiftSettings),

@@ -160,7 +160,7 @@ static void on_png_flush(png_structp png) { (void)png; }
 int glimpse_png_encode(const unsigned char *rows, uint32_t width, uint32_t height, size_t stride,
                        int color_type, int bit_depth, int interlaced,
                        const unsigned char *palette, int palette_count, const unsigned char *trns, int trns_count,
-                       const uint16_t *trns_color,
+                       const uint16_t *trns_color, const unsigned char *exif, size_t exif_length,
                        unsigned char **out, size_t *out_length, glimpse_codec_result *result) {
     if (rows == NULL || out == NULL || out_length == NULL || width == 0 || height == 0 || palette_count < 0 ||
         palette_count > 256 || trns_count < 0 || trns_count > 256) {
@@ -207,6 +207,9 @@ int glimpse_png_encode(const unsigned char *rows, uint32_t width, uint32_t heigh
         color.green = trns_color[1];
         color.blue = trns_color[2];
         png_set_tRNS(c->png, c->info, NULL, 0, &color);
+    }
+    if (exif != NULL && exif_length > 0 && exif_length < 0x7fffffff) {
+        png_set_eXIf_1(c->png, c->info, (png_uint_32)exif_length, (png_bytep)exif);
     }
     png_write_info(c->png, c->info);
     int passes = png_set_interlace_handling(c->png);

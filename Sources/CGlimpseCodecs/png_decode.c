@@ -139,6 +139,12 @@ int glimpse_png_read_header(glimpse_png_decoder *d, const unsigned char *data, s
     header->interlaced = interlace != PNG_INTERLACE_NONE ? 1 : 0;
     header->has_trns = trns;
     header->channels = channels;
+    png_bytep exif = NULL;
+    png_uint_32 exif_length = 0;
+    if (png_get_eXIf_1(d->png, d->info, &exif_length, &exif) != 0 && exif != NULL && exif_length > 0) {
+        header->exif = exif;
+        header->exif_length = exif_length;
+    }
     d->header_read = 1;
     png_report(d, result);
     return GLIMPSE_CODEC_OK;

@@ -17,6 +17,14 @@ enum PNGCodec {
         let width = Int(header.width), height = Int(header.height)
         try CodecSupport.checkSize(format: .png, width: width, height: height, limits: limits)
 
+        var orientation = 1
+        if let exif = header.exif, header.exif_length > 0 {
+            let block = UnsafeRawBufferPointer(start: exif, count: header.exif_length)
+            // The chunk holds TIFF data; some writers keep the JPEG-style "Exif\0\0" prefix.
+            let prefixed = block.count > 6 && block.prefix(6).elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0])
+            orientation = ExifOrientation.parse(prefixed ? UnsafeRawBufferPointer(rebasing: block.dropFirst(6)) : block) ?? 1
+        }
+
         let pixelFormat: PixelFormat
         switch header.channels {
         case 1: pixelFormat = .gray8
@@ -34,6 +42,6 @@ enum PNGCodec {
         }
         return CodecOutput(
             buffer: buffer, sourceWidth: width, sourceHeight: height,
-            orientation: 1, warningCount: Int(result.warning_count))
+            orientation: orientation, warningCount: Int(result.warning_count))
     }
 }

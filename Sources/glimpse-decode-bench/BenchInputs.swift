@@ -74,7 +74,7 @@ enum BenchInputs {
         var result = glimpse_codec_result()
         let status = packed.withUnsafeBufferPointer { p in
             glimpse_png_encode(p.baseAddress, UInt32(picture.width), UInt32(picture.height), picture.bytesPerRow,
-                               2, 8, 0, nil, 0, nil, 0, nil, &out, &count, &result)
+                               2, 8, 0, nil, 0, nil, 0, nil, nil, 0, &out, &count, &result)
         }
         return try take(status, out, count, "PNG")
     }

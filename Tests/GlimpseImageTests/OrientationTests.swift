@@ -89,6 +89,15 @@ struct OrientationTests {
         }
     }
 
+    @Test("a PNG eXIf chunk's orientation is applied too", arguments: [3, 6, 8])
+    func orientedPNG(orientation: Int) throws {
+        let picture = try Self.quadrants()
+        let tiff = Array(Self.exif(orientation: orientation, bigEndian: orientation != 6).dropFirst(6))
+        let image = try ImageDecoder.decode(try Encode.png(picture, exif: tiff))
+        #expect(image.format == .png && image.orientation == orientation)
+        #expect(image.pixelBuffer == picture.oriented(exifOrientation: orientation))
+    }
+
     @Test("malformed or out-of-range EXIF leaves the picture as stored")
     func malformedExif() throws {
         let picture = try Self.quadrants()

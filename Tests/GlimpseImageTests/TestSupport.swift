@@ -109,7 +109,8 @@ enum Encode {
     /// A PNG of rows already in PNG sample layout.
     static func png(
         rows: [UInt8], width: Int, height: Int, stride: Int, colorType: Int32, bitDepth: Int32,
-        interlaced: Bool = false, palette: [UInt8] = [], trns: [UInt8] = [], trnsColor: [UInt16]? = nil
+        interlaced: Bool = false, palette: [UInt8] = [], trns: [UInt8] = [], trnsColor: [UInt16]? = nil,
+        exif: [UInt8]? = nil
     ) throws -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?
         var count = 0
@@ -118,11 +119,13 @@ enum Encode {
             palette.withUnsafeBufferPointer { pal in
                 trns.withUnsafeBufferPointer { t in
                     (trnsColor ?? [0, 0, 0]).withUnsafeBufferPointer { color in
-                        glimpse_png_encode(
-                            r.baseAddress, UInt32(width), UInt32(height), stride, colorType, bitDepth,
-                            interlaced ? 1 : 0, pal.baseAddress, Int32(palette.count / 3),
-                            t.baseAddress, Int32(trns.count), trnsColor == nil ? nil : color.baseAddress,
-                            &out, &count, &result)
+                        (exif ?? []).withUnsafeBufferPointer { e in
+                            glimpse_png_encode(
+                                r.baseAddress, UInt32(width), UInt32(height), stride, colorType, bitDepth,
+                                interlaced ? 1 : 0, pal.baseAddress, Int32(palette.count / 3),
+                                t.baseAddress, Int32(trns.count), trnsColor == nil ? nil : color.baseAddress,
+                                exif == nil ? nil : e.baseAddress, e.count, &out, &count, &result)
+                        }
                     }
                 }
             }
@@ -132,7 +135,7 @@ enum Encode {
     }
 
     /// An 8-bit PNG of a pixel buffer (gray, RGB or RGBA).
-    static func png(_ buffer: PixelBuffer, interlaced: Bool = false) throws -> [UInt8] {
+    static func png(_ buffer: PixelBuffer, interlaced: Bool = false, exif: [UInt8]? = nil) throws -> [UInt8] {
         let colorType: Int32 = switch buffer.pixelFormat {
         case .gray8: 0
         case .rgb8: 2
@@ -140,7 +143,7 @@ enum Encode {
         }
         let rows = buffer.withUnsafeBytes { Array($0) }
         return try png(rows: rows, width: buffer.width, height: buffer.height, stride: buffer.bytesPerRow,
-                       colorType: colorType, bitDepth: 8, interlaced: interlaced)
+                       colorType: colorType, bitDepth: 8, interlaced: interlaced, exif: exif)
     }
 
     /// A JPEG of an RGB or gray pixel buffer.

@@ -105,6 +105,8 @@ typedef struct {
     int interlaced;
     int has_trns;
     int channels;              /* of the decoded output */
+    const unsigned char *exif; /* body of an eXIf chunk before IDAT (TIFF data), or NULL; valid until destroy */
+    size_t exif_length;
 } glimpse_png_header;
 
 typedef struct glimpse_png_decoder glimpse_png_decoder;
@@ -143,11 +145,11 @@ int glimpse_jpeg_encode(const unsigned char *pixels, uint32_t width, uint32_t he
 /* Encodes rows already in PNG sample layout (packed 1/2/4-bit, big-endian 16-bit) for the given
  * PNG_COLOR_TYPE_* and bit depth. `palette` holds `palette_count` RGB triples; `trns` holds
  * `trns_count` alpha bytes for a palette image; `trns_color` (gray or R, G, B; may be NULL) marks
- * one transparent colour for gray and RGB images. */
+ * one transparent colour for gray and RGB images; `exif` (may be NULL) is written as an eXIf chunk. */
 int glimpse_png_encode(const unsigned char *rows, uint32_t width, uint32_t height, size_t stride,
                        int color_type, int bit_depth, int interlaced,
                        const unsigned char *palette, int palette_count, const unsigned char *trns, int trns_count,
-                       const uint16_t *trns_color,
+                       const uint16_t *trns_color, const unsigned char *exif, size_t exif_length,
                        unsigned char **out, size_t *out_length, glimpse_codec_result *result);
 
 /* Frees memory returned by the encoders. */

@@ -27,9 +27,9 @@ public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertib
 /// and collections.
 ///
 /// **What it does.** If the descriptor has pixels and a matcher is set, the matcher ranks catalog
-/// places. If the descriptor has no labels, they are derived: from the label model when one is set,
-/// else from the catalog labels of the best matched place. Labels outside the catalog vocabulary are
-/// ignored (case and accents do not matter).
+/// places. If the descriptor has no labels, they are derived: from the hand-written catalog labels of
+/// the best accepted place when the picture matched one, else from the label model when one is set.
+/// Labels outside the catalog vocabulary are ignored (case and accents do not matter).
 ///
 /// **Order.** Matched places first (by score), then collections containing a matched place, then
 /// collections that only fit the labels; ties go to catalog order. The order is deterministic.
@@ -116,17 +116,18 @@ public struct VisualSearchQuery: IntentValueQuery {
 
         var source = LabelSource.none
         var scored: [ScoredLabel] = []
+        let bestMatch = matches.filter(\.accepted).max { a, b in
+            a.score != b.score ? a.score < b.score : a.placeOffset > b.placeOffset
+        }
         if !input.labels.isEmpty {
             source = .given
             scored = input.labels.map { ScoredLabel(label: $0, score: 1) }
+        } else if let bestMatch {
+            source = .matchedPlace
+            scored = catalog.places[bestMatch.placeOffset].labels.map { ScoredLabel(label: $0, score: 1) }
         } else if let pixels = input.pixelBuffer, let labeler {
             source = .derived
             scored = try await labeler.labels(for: pixels)
-        } else if let top = matches.filter(\.accepted).max(by: { a, b in
-            a.score != b.score ? a.score < b.score : a.placeOffset > b.placeOffset
-        }) {
-            source = .matchedPlace
-            scored = catalog.places[top.placeOffset].labels.map { ScoredLabel(label: $0, score: 1) }
         }
 
         // Map onto the vocabulary; merge duplicates keeping the highest weight.

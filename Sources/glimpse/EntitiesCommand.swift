@@ -1,0 +1,137 @@
+import ArgumentParser
+import GlimpseCatalog
+import GlimpseIntents
+
+/// `glimpse entities`: the catalog's entity queries (by id, by text, by property).
+struct EntitiesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entities",
+        abstract: "Look up places and collections by id, by text or by property.",
+        discussion: """
+            --id ID…         the entities with these ids, in the order given (unknown ids are skipped).
+            --search TEXT    case- and accent-insensitive word-prefix search, best first ("eif tow").
+            otherwise        a property query: every --where must hold (--mode all, the default) or
+                             at least one (--mode any); no --where selects everything.
+
+            --where syntax: 'PROPERTY OPERATOR VALUE', operators == != contains hasPrefix hasSuffix \
+            < <= > >=, plus 'PROPERTY between LOW and HIGH' and 'PROPERTY isNil'. Text compares \
+            without case or accents; quotes around a value are optional ('name == "Lake Bled"'). \
+            On a list property, contains means "has this element".
+            --sort KEY       sort by a property, ascending; -KEY descending; repeat for tie-breakers.
+                             The sort is stable and nil values sort last.
+
+            Place properties: \(Self.describe(PlaceQuery.properties)).
+            Collection properties: \(Self.describe(CollectionQuery.properties)).
+
+            Examples:
+              glimpse entities --id eiffel-tower towers
+              glimpse entities --search "chateau"
+              glimpse entities --where 'kind == lake' --where 'name hasPrefix Sun' --mode any --sort name --limit 5
+              glimpse entities --type collection --where 'placeCount >= 10' --sort -placeCount
+            """
+    )
+
+    /// Which entity type a property query or search covers.
+    enum EntityType: String, ExpressibleByArgument, CaseIterable {
+        case place, collection, all
+    }
+
+    @Option(name: .customLong("catalog"), help: "The catalog folder holding catalog.json.")
+    var catalog = "Images"
+
+    @Option(name: .customLong("id"), parsing: .upToNextOption, help: "Entity ids to look up.")
+    var ids: [String] = []
+
+    @Option(name: .customLong("search"), help: "Text to search for.")
+    var search: String?
+
+    @Option(name: .customLong("where"), help: "A property comparison (repeatable); see the syntax above.")
+    var comparisons: [String] = []
+
+    @Option(name: .customLong("mode"), help: "all: every --where holds; any: at least one does.")
+    var mode: Mode = .all
+
+    @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue,
+            help: "A sort key, -KEY for descending (repeatable).")
+    var sorts: [String] = []
+
+    @Option(name: .customLong("limit"), help: "The most entities to print.")
+    var limit: Int?
+
+    @Option(name: .customLong("type"), help: "place, collection or all (default: all for --id and --search, place otherwise).")
+    var type: EntityType?
+
+    @Flag(name: .customLong("json"), help: "Print JSON.")
+    var json = false
+
+    /// `all` or `any`, mapped to App Intents' `.and` / `.or`.
+    enum Mode: String, ExpressibleByArgument {
+        case all, any
+        var comparatorMode: EntityQueryComparatorMode { self == .all ? .and : .or }
+    }
+
+    func validate() throws {
+        let selectors = [!ids.isEmpty, search != nil, !comparisons.isEmpty].filter { $0 }.count
+        guard selectors <= 1 else { throw ValidationError("use one of --id, --search and --where at a time") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, got \(limit)") }
+        if !ids.isEmpty || search != nil, !sorts.isEmpty {
+            throw ValidationError("--sort applies to property queries only")
+        }
+        if comparisons.isEmpty == false || !sorts.isEmpty, type == .all {
+            throw ValidationError("a property query needs --type place or --type collection")
+        }
+    }
+
+    func run() async throws {
+        let loaded: Catalog
+        do { loaded = try Catalog.load(directory: catalog) } catch { throw IntentsCommandError(error.description) }
+        let places = PlaceQuery(catalog: loaded)
+        let collections = CollectionQuery(catalog: loaded)
+        var entries: [EntityListing.Entry] = []
+
+        if !ids.isEmpty {
+            for id in ids {
+                if type != .collection, let place = loaded.place(id: id) { entries.append(.init(place)) }
+                if type != .place, let collection = loaded.collection(id: id) { entries.append(.init(collection)) }
+            }
+        } else if let search {
+            if type != .collection {
+                entries += PlaceQuery.search(search, in: loaded).map { .init($0.element, score: $0.score) }
+            }
+            if type != .place {
+                entries += CollectionQuery.search(search, in: loaded).map { .init($0.element, score: $0.score) }
+            }
+            if type == nil || type == .all {
+                entries = entries.enumerated().sorted { a, b in
+                    (a.element.score ?? 0) != (b.element.score ?? 0)
+                        ? (a.element.score ?? 0) > (b.element.score ?? 0) : a.offset < b.offset
+                }.map(\.element)
+            }
+        } else {
+            let sortKeys = sorts.map(EntityQuerySort.init(parsing:))
+            do {
+                if type == .collection {
+                    let parsed = try comparisons.map(CollectionQuery.properties.comparison(parsing:))
+                    entries = try await collections.entities(
+                        matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
+                    ).map { .init($0) }
+                } else {
+                    let parsed = try comparisons.map(PlaceQuery.properties.comparison(parsing:))
+                    entries = try await places.entities(
+                        matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
+                    ).map { .init($0) }
+                }
+            } catch let error as EntityQueryError {
+                throw IntentsCommandError(error.description)
+            }
+        }
+        if let limit { entries = Array(entries.prefix(limit)) }
+        let listing = EntityListing(entries)
+        print(json ? listing.json() : listing.text())
+    }
+
+    private static func describe<Entity>(_ properties: EntityQueryProperties<Entity>) -> String {
+        properties.properties.map { "\($0.name) (\($0.valueType)\($0.isOptional ? ", may be nil" : ""))" }
+            .joined(separator: ", ")
+    }
+}

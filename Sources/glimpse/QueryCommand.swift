@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import GlimpseCatalog
+import GlimpseImage
+import GlimpseIntents
+import GlimpseLabels
+import GlimpseVision
+
+/// `glimpse query`: the visual search, from a picture and/or labels to places and collections.
+struct QueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Find the catalog places and collections a picture shows.",
+        discussion: """
+            Matched places come first (by score), then collections that contain them, then collections \
+            that fit the labels. A place's score is the matcher's confidence, s / (s + acceptScore) for \
+            s reproduced reference keypoints: 0.5 is the accept threshold. A collection's score is \
+            1 − (1 − m)(1 − f), m being the best match among its places and f its label fit (the \
+            weighted share of the labels its places carry). Scores are in 0…1 and can be thresholded.
+
+            Labels come from --labels, else from the matched place's catalog labels, else from the label \
+            model (--label-model, $GLIMPSE_LABEL_MODEL or Models/labels.glimpsemodel, when present).
+
+            Results come in pages of --limit (default 10). The last line prints a cursor for the next \
+            page; pass it with --cursor (no FILE needed). Cursors are bound to the catalog contents they \
+            came from and are signed with $GLIMPSE_CURSOR_KEY (or a built-in key when unset); a cursor \
+            from a catalog that has since changed is refused in this one-shot command (the daemon keeps \
+            recent catalogs and pages them exactly).
+            """
+    )
+
+    @Argument(help: "The picture to search with (PNG or JPEG). Optional with --labels or --cursor.")
+    var file: String?
+
+    @Option(name: .customLong("catalog"), help: "The catalog folder holding catalog.json.")
+    var catalog = "Images"
+
+    @Option(name: .customLong("labels"), help: "Comma-separated labels describing the picture, such as 'tower,sky'.")
+    var labels: String?
+
+    @Option(name: .customLong("limit"), help: "Results per page, 1…100.")
+    var limit = 10
+
+    @Option(name: .customLong("cursor"), help: "Continue from the cursor a previous page printed.")
+    var cursor: String?
+
+    @Option(name: .customLong("label-model"), help: "The label model file used to derive labels.")
+    var labelModel: String?
+
+    @Flag(name: .customLong("json"), help: "Print the page as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard file != nil || labels != nil || cursor != nil else {
+            throw ValidationError("give a FILE, --labels or --cursor")
+        }
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be in 1…100, got \(limit)") }
+    }
+
+    func run() async throws {
+        let loaded: Catalog
+        do { loaded = try Catalog.load(directory: catalog) } catch { throw IntentsCommandError(error.description) }
+        let store = SnapshotStore(cursorKey: Self.cursorKey())
+        let snapshot = store.publish(loaded)
+
+        let page: VisualSearchPage
+        if let cursor {
+            let query = VisualSearchQuery(snapshot: snapshot, store: store)
+            do { page = try query.page(after: cursor, limit: limit) } catch { throw IntentsCommandError(error.description) }
+        } else {
+            var picture: PixelBuffer?
+            if let file {
+                do {
+                    picture = try ImageDecoder.decode(contentsOfFile: file, options: DecodingOptions(maxDimension: 2048))
+                        .pixelBuffer
+                } catch {
+                    throw IntentsCommandError("\(file): \(error.description)")
+                }
+            }
+            let given = (labels ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            let matcher: VisualMatcher?
+            do { matcher = picture == nil ? nil : try await loaded.makeVisualMatcher() } catch {
+                throw IntentsCommandError(error.description)
+            }
+            let labeler = picture == nil || !given.isEmpty ? nil : try Self.labelPredictor(labelModel)
+            let query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
+            page = try await query.search(SemanticContentDescriptor(labels: given, pixelBuffer: picture), limit: limit)
+        }
+        let response = VisualSearchResponse(page)
+        print(json ? response.json() : response.text(moreCommand: moreCommand()))
+    }
+
+    /// The key cursors are signed with: `$GLIMPSE_CURSOR_KEY`, else a fixed key (integrity only).
+    static func cursorKey() -> CursorKey {
+        CursorKey(passphrase: ProcessInfo.processInfo.environment["GLIMPSE_CURSOR_KEY"] ?? "glimpse-cli-cursor")
+    }
+
+    /// The label model, when a file is given or found; `nil` when there is none.
+    static func labelPredictor(_ explicit: String?) throws -> LabelPredictor? {
+        let path = explicit ?? ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"]
+            ?? "Models/labels.glimpsemodel"
+        guard explicit != nil || FileManager.default.fileExists(atPath: path) else { return nil }
+        do { return LabelPredictor(model: try LabelModel.load(from: path)) } catch {
+            throw IntentsCommandError("label model \(path): \(error)")
+        }
+    }
+
+    private func moreCommand() -> String {
+        var parts = ["glimpse", "query", "--cursor", "CURSOR"]
+        if catalog != "Images" { parts += ["--catalog", catalog] }
+        if limit != 10 { parts += ["--limit", String(limit)] }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A failure of `glimpse query` or `glimpse entities`: printed as `Error: <message>`, exit status 1.
+struct IntentsCommandError: Error, CustomStringConvertible {
+    /// What went wrong and what to do.
+    let description: String
+
+    init(_ description: String) { self.description = description }
+}

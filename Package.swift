@@ -128,7 +128,8 @@ let package = Package(
         .target(
             name: "GlimpseBatch",
             dependencies: [
-                "GlimpseIndex",
+                "GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseLabels", "GlimpseIntents", "GlimpseCatalog",
+                "GlimpseServer",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -173,7 +174,8 @@ let package = Package(
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseServer", "CGlimpseSocket"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseBatchTests", dependencies: ["GlimpseBatch"],
+        .testTarget(name: "GlimpseBatchTests",
+                    dependencies: ["GlimpseBatch", "GlimpseCatalog", "GlimpseImage", "GlimpseVision", "GlimpseServer"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["glimpse"], swiftSettings: swiftSettings),
     ],

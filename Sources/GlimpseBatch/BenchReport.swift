@@ -5,10 +5,10 @@ public struct StageRow: Sendable, Hashable, Codable {
     /// The stage: `decode`, `features`, `search`, `verification`, `labels` or `query` (the whole query).
     public var stage: String
     /// Its latencies.
-    public var latency: LatencySummary
+    public var latency: LatencyPercentiles
 
     /// Creates a row.
-    public init(stage: String, latency: LatencySummary) {
+    public init(stage: String, latency: LatencyPercentiles) {
         self.stage = stage
         self.latency = latency
     }
@@ -27,13 +27,13 @@ public struct ScaleRow: Sendable, Hashable, Codable {
     /// Recall@k of this index against the exact flat index over the same queries (1 for flat).
     public var recall: Double?
     /// Query latencies (k nearest neighbours).
-    public var latency: LatencySummary?
+    public var latency: LatencyPercentiles?
     /// Why this size was not run, when it was skipped.
     public var skipped: String?
 
     /// Creates a row.
     public init(index: String, references: Int, dimension: Int, buildSeconds: Double? = nil, recall: Double? = nil,
-                latency: LatencySummary? = nil, skipped: String? = nil) {
+                latency: LatencyPercentiles? = nil, skipped: String? = nil) {
         self.index = index
         self.references = references
         self.dimension = dimension
@@ -56,10 +56,10 @@ public struct DaemonRow: Sendable, Hashable, Codable {
     /// Seconds the level ran.
     public var seconds: Double
     /// Round-trip latencies of successful requests; `errors` counts the others.
-    public var latency: LatencySummary
+    public var latency: LatencyPercentiles
 
     /// Creates a row.
-    public init(concurrency: Int, seconds: Double, latency: LatencySummary) {
+    public init(concurrency: Int, seconds: Double, latency: LatencyPercentiles) {
         self.concurrency = concurrency
         self.seconds = seconds
         self.latency = latency
@@ -103,7 +103,7 @@ public struct BenchReport: Sendable, Codable {
         var out = "glimpse bench (\(mode)), \(started)\n\(machine.line)\n"
         for note in notes { out += "note: \(note)\n" }
         let head = ["p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "per s"]
-        func cells(_ l: LatencySummary) -> [String] {
+        func cells(_ l: LatencyPercentiles) -> [String] {
             [ms(l.p50), ms(l.p90), ms(l.p99), ms(l.p999), ms(l.max), format(l.perSecond, 1)]
         }
         if let stages {

@@ -17,6 +17,12 @@ public struct FileReader: Sendable {
         self.maxBytes = maxBytes
     }
 
+    /// Whether anything exists at `path` (following symbolic links).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     /// Returns every byte of the file at `path`.
     ///
     /// - Throws: ``BatchError`` saying why the file was refused or could not be read.

@@ -70,6 +70,17 @@ public struct ImageWalker: Sequence {
         return n
     }
 
+    /// Counts the items a walk would yield whose paths are not in `finished` (for progress when resuming).
+    public func count(excluding finished: Set<String>) -> Int {
+        guard !finished.isEmpty else { return count() }
+        var n = 0
+        var iterator = makeIterator()
+        while let item = iterator.next() {
+            if !finished.contains(item.path) { n += 1 }
+        }
+        return n
+    }
+
     /// Starts the walk.
     public func makeIterator() -> Iterator {
         Iterator(root: root, options: options)

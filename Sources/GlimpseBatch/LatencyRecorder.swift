@@ -35,13 +35,13 @@ public struct LatencyRecorder: Sendable {
     }
 
     /// The percentiles of what was recorded, with throughput computed over `seconds` of wall time.
-    public func summary(seconds: Double) -> LatencySummary {
+    public func summary(seconds: Double) -> LatencyPercentiles {
         func ms(_ nanoseconds: UInt64) -> Double { Double(nanoseconds) / 1e6 }
         guard histogram.totalCount > 0 else {
-            return LatencySummary(count: 0, errors: errors, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0,
+            return LatencyPercentiles(count: 0, errors: errors, p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0,
                                   perSecond: 0)
         }
-        return LatencySummary(
+        return LatencyPercentiles(
             count: count,
             errors: errors,
             p50: ms(histogram.valueAtPercentile(50)),
@@ -56,7 +56,7 @@ public struct LatencyRecorder: Sendable {
 }
 
 /// Latency percentiles in milliseconds, and throughput.
-public struct LatencySummary: Sendable, Hashable, Codable {
+public struct LatencyPercentiles: Sendable, Hashable, Codable {
     /// Samples recorded.
     public var count: Int
     /// Samples that failed and carry no latency.

@@ -1,17 +1,23 @@
-/// One catalog entity a picture matched, with its score.
-public struct MatchCandidate: Sendable, Hashable, Codable {
+/// One catalog entity (a place or a collection) returned for a picture, with its score and reason.
+public struct RankedEntity: Sendable, Hashable, Codable {
+    /// `place` or `collection`.
+    public var type: String
     /// The entity's identifier in the catalog, such as `wooden-jetty-calm-lake`.
     public var id: String
     /// The entity's display title.
     public var title: String
-    /// The match score (higher is better; the matcher decides the scale).
+    /// The result's score, 0 to 1 (higher is better).
     public var score: Double
+    /// Why it was returned, such as `matched wooden-jetty-calm-lake (0.91, 57 inliers)`.
+    public var reason: String
 
-    /// Creates a candidate.
-    public init(id: String, title: String, score: Double) {
+    /// Creates a result.
+    public init(type: String = "place", id: String, title: String, score: Double, reason: String = "") {
+        self.type = type
         self.id = id
         self.title = title
         self.score = score
+        self.reason = reason
     }
 }
 
@@ -29,20 +35,20 @@ public struct MatchLabel: Sendable, Hashable, Codable {
     }
 }
 
-/// What a matcher found for one picture: the ranked results (best first), whether the best one
-/// was accepted as a match, and the picture's labels.
+/// What a matcher found for one picture: the ranked results, the place accepted as a match (if
+/// any), and the picture's labels.
 public struct MatchOutcome: Sendable, Hashable {
     /// Ranked results, best first, at most the requested limit.
-    public var results: [MatchCandidate]
-    /// Whether `results.first` passed the matcher's acceptance test.
-    public var accepted: Bool
+    public var results: [RankedEntity]
+    /// The place that passed the matcher's acceptance test, or `nil` for no match.
+    public var best: RankedEntity?
     /// Scene labels, most confident first.
     public var labels: [MatchLabel]
 
     /// Creates an outcome.
-    public init(results: [MatchCandidate], accepted: Bool, labels: [MatchLabel]) {
+    public init(results: [RankedEntity], best: RankedEntity?, labels: [MatchLabel]) {
         self.results = results
-        self.accepted = accepted
+        self.best = best
         self.labels = labels
     }
 }
@@ -64,11 +70,11 @@ public struct MatchRecord: Sendable, Hashable, Codable {
     /// Matched, no match or failed.
     public var status: Status
     /// The accepted entity, when ``status`` is ``Status/matched``.
-    public var best: MatchCandidate?
-    /// The best result's score (also when it was not accepted); `nil` when there is no result.
+    public var best: RankedEntity?
+    /// The accepted place's score, else the top result's; `nil` when there is no result.
     public var score: Double?
     /// The top results, best first.
-    public var results: [MatchCandidate]
+    public var results: [RankedEntity]
     /// Scene labels.
     public var labels: [MatchLabel]
     /// Why the picture failed, when ``status`` is ``Status/failed``.
@@ -78,8 +84,8 @@ public struct MatchRecord: Sendable, Hashable, Codable {
 
     /// Creates a record.
     public init(
-        path: String, status: Status, best: MatchCandidate? = nil, score: Double? = nil,
-        results: [MatchCandidate] = [], labels: [MatchLabel] = [], error: String? = nil, errorKind: String? = nil
+        path: String, status: Status, best: RankedEntity? = nil, score: Double? = nil,
+        results: [RankedEntity] = [], labels: [MatchLabel] = [], error: String? = nil, errorKind: String? = nil
     ) {
         self.path = path
         self.status = status
@@ -93,12 +99,11 @@ public struct MatchRecord: Sendable, Hashable, Codable {
 
     /// The record of a picture the matcher handled.
     public init(path: String, outcome: MatchOutcome) {
-        let top = outcome.results.first
         self.init(
             path: path,
-            status: outcome.accepted && top != nil ? .matched : .noMatch,
-            best: outcome.accepted ? top : nil,
-            score: top?.score,
+            status: outcome.best != nil ? .matched : .noMatch,
+            best: outcome.best,
+            score: (outcome.best ?? outcome.results.first)?.score,
             results: outcome.results,
             labels: outcome.labels
         )

@@ -47,8 +47,9 @@ public enum RecordFormat: String, Sendable, Hashable, CaseIterable, CustomString
         return out
     }
 
-    private static func jsonCandidate(_ c: MatchCandidate) -> String {
-        "{\"id\":" + jsonString(c.id) + ",\"title\":" + jsonString(c.title) + ",\"score\":" + number(c.score) + "}"
+    private static func jsonCandidate(_ c: RankedEntity) -> String {
+        "{\"type\":" + jsonString(c.type) + ",\"id\":" + jsonString(c.id) + ",\"title\":" + jsonString(c.title)
+            + ",\"score\":" + number(c.score) + ",\"reason\":" + jsonString(c.reason) + "}"
     }
 
     /// A JSON string literal for `s`, escaping quotes, backslashes and control characters.

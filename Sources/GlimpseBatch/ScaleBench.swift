@@ -112,7 +112,7 @@ public struct ScaleBench: Sendable {
     }
 
     private func measure(_ index: some NearestNeighborIndex, _ queries: [[Float]]) throws(IndexError)
-        -> (LatencySummary, [[Neighbor]]) {
+        -> (LatencyPercentiles, [[Neighbor]]) {
         var recorder = LatencyRecorder()
         var results: [[Neighbor]] = []
         results.reserveCapacity(queries.count)

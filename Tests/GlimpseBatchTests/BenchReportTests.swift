@@ -42,6 +42,29 @@ import Testing
         #expect(table.contains("p99.9 ms"))
     }
 
+    @Test func inProcessRunsEveryStageAndItsJSONHasTheExpectedKeys() async throws {
+        let matcher = try smallMatcher.get()
+        let pictures = try samplePhotos().prefix(3).map { (path: $0, bytes: try FileReader().read($0)) }
+            + [(path: "broken.jpg", bytes: [0xFF, 0xD8, 0xFF])]
+        var report = BenchReport(mode: "in-process")
+        report.stages = await InProcessBench(passes: 1, limit: 3).run(matcher, pictures: pictures)
+        let stages = try #require(report.stages)
+        #expect(stages.map(\.stage) == ["decode", "features", "search", "verification", "query"])
+        let query = try #require(stages.last)
+        #expect(query.latency.count == 3)
+        #expect(query.latency.errors == 1)
+        #expect(query.latency.p50 > 0 && query.latency.p50 <= query.latency.p99 && query.latency.p99 <= query.latency.max)
+        // The whole query takes at least as long as any of its stages.
+        for stage in stages.dropLast() { #expect(stage.latency.p50 <= query.latency.max) }
+
+        let object = try #require(JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
+        #expect(object["mode"] as? String == "in-process")
+        let rows = try #require(object["stages"] as? [[String: Any]])
+        #expect(rows.count == 5)
+        #expect(Set(rows[0].keys) == ["stage", "latency"])
+        #expect(report.table().contains("verification"))
+    }
+
     @Test func aSlowGraphBuildIsSkippedAndSaysSo() throws {
         let bench = ScaleBench(sizes: [500, 50_000], dimension: 8, queries: 5, k: 3, indexes: [.hnsw], maxBuildSeconds: 0)
         let rows = try bench.run()

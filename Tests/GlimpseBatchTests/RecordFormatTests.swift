@@ -7,14 +7,14 @@ import Testing
     static let matched = MatchRecord(
         path: "photos/a, \"quoted\".jpg",
         outcome: MatchOutcome(
-            results: [MatchCandidate(id: "jetty", title: "Wooden jetty, calm lake", score: 87),
-                      MatchCandidate(id: "pier", title: "Pier", score: 4.25)],
-            accepted: true,
+            results: [RankedEntity(id: "jetty", title: "Wooden jetty, calm lake", score: 87, reason: "matched jetty"),
+                      RankedEntity(type: "collection", id: "piers", title: "Piers", score: 4.25)],
+            best: RankedEntity(id: "jetty", title: "Wooden jetty, calm lake", score: 87, reason: "matched jetty"),
             labels: [MatchLabel(name: "lake", confidence: 0.91234)]))
     static let failed = MatchRecord(path: "bad\nname.png", failure: .notAnImage(path: "bad\nname.png", reason: "no magic"))
     static let unmatched = MatchRecord(
-        path: "x.jpg", outcome: MatchOutcome(results: [MatchCandidate(id: "pier", title: "Pier", score: 3)],
-                                             accepted: false, labels: []))
+        path: "x.jpg", outcome: MatchOutcome(results: [RankedEntity(id: "pier", title: "Pier", score: 3)],
+                                             best: nil, labels: []))
 
     @Test func statusFollowsTheOutcome() {
         #expect(Self.matched.status == .matched)
@@ -62,7 +62,7 @@ import Testing
         #expect(records.allSatisfy { $0.count == 9 })
         #expect(records[1][0] == Self.matched.path)
         #expect(records[1][3] == "Wooden jetty, calm lake")
-        #expect(records[1][5] == "jetty:87|pier:4.25")
+        #expect(records[1][5] == "jetty:87|piers:4.25")
         #expect(records[1][6] == "lake:0.9123")
         #expect(records[2][0] == "bad\nname.png")
         #expect(records[2][1] == "failed")

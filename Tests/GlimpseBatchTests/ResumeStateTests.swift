@@ -8,8 +8,8 @@ import Testing
         (0..<n).map { (i: Int) -> MatchRecord in
             let path = "dir/\(i).jpg"
             if i % 3 == 2 { return MatchRecord(path: path, failure: .missing(path: path)) }
-            let candidate = MatchCandidate(id: "p\(i)", title: "Place, \(i)", score: Double(i))
-            return MatchRecord(path: path, outcome: MatchOutcome(results: [candidate], accepted: i % 3 == 0, labels: []))
+            let candidate = RankedEntity(id: "p\(i)", title: "Place, \(i)", score: Double(i))
+            return MatchRecord(path: path, outcome: MatchOutcome(results: [candidate], best: i % 3 == 0 ? candidate : nil, labels: []))
         }
     }
 

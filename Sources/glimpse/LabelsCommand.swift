@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import GlimpseImage
+import GlimpseLabels
+
+/// `glimpse labels`: scene labels of pictures, from the labelled-reference model in `Models/`.
+struct LabelsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "labels",
+        abstract: "Print the scene labels (sky, water, building, …) of pictures, with scores.",
+        discussion: """
+            Labels come from the labelled-reference model (see Models/README.md): the picture's nearest \
+            labelled references vote, and a label is printed when its score (0…1) reaches the model's \
+            calibrated threshold. The model is read from --model, else $GLIMPSE_LABEL_MODEL, else \
+            Models/labels.glimpsemodel in the current directory. A file that fails prints an error and \
+            the others go on; the exit status is 0 only when every file was labelled.
+            """
+    )
+
+    @Argument(help: "Image files (PNG or JPEG).")
+    var files: [String]
+
+    @Option(name: .customLong("model"), help: "The label model file.")
+    var model: String?
+
+    @Flag(name: .customLong("json"), help: "Print one JSON object per file and line (JSON Lines).")
+    var json = false
+
+    @Flag(name: .customLong("all"), help: "Print every label's score, not only those reaching the threshold.")
+    var all = false
+
+    func run() throws {
+        let predictor = LabelPredictor(model: try LabelModelLocation.load(model))
+        var failures = 0
+        for file in files {
+            do {
+                let image = try LabelImageLoader.load(file)
+                let labels = all ? predictor.scores(for: image) : predictor.labels(for: image)
+                if json {
+                    print(jsonLine(LabelsLine(path: file, labels: labels, error: nil)))
+                } else {
+                    print("\(file): " + (labels.isEmpty ? "(no label)" : labels.map(\.description).joined(separator: ", ")))
+                }
+            } catch {
+                failures += 1
+                if json {
+                    print(jsonLine(LabelsLine(path: file, labels: nil, error: "\(error)")))
+                } else {
+                    FileHandle.standardError.write(Data("\(file): error: \(error)\n".utf8))
+                }
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private struct LabelsLine: Encodable {
+        let path: String
+        let labels: [ScoredLabel]?
+        let error: String?
+    }
+
+    private func jsonLine<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Where the commands find the label model.
+enum LabelModelLocation {
+    /// The default model path, relative to the current directory.
+    static let defaultPath = "Models/labels.glimpsemodel"
+
+    /// `explicit`, else `$GLIMPSE_LABEL_MODEL`, else ``defaultPath``.
+    static func path(_ explicit: String?) -> String {
+        explicit ?? ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"] ?? defaultPath
+    }
+
+    /// The model at ``path(_:)``, validated.
+    static func load(_ explicit: String?) throws -> LabelModel {
+        do {
+            return try LabelModel.load(from: path(explicit))
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -140,7 +140,7 @@ let package = Package(
             name: "glimpse",
             dependencies: [
                 "GlimpseImage", "GlimpseVision", "GlimpseLabels", "GlimpseIndex",
-                "GlimpseIntents", "GlimpseCatalog", "GlimpseServer",
+                "GlimpseIntents", "GlimpseCatalog", "GlimpseServer", "GlimpseBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -24,6 +24,25 @@ public struct LabelEvaluationReport: Sendable, Codable {
         public let macro: LabelScore
         /// Per-label counts and scores.
         public let perLabel: [Row]
+
+        /// The scores accumulated in `metrics`.
+        public init(_ metrics: LabelMetrics) {
+            photos = metrics.photoCount
+            micro = metrics.micro
+            macro = metrics.macro
+            perLabel = metrics.perLabel.map { Row(label: $0.label, support: $0.support, score: $0.score) }
+        }
+
+        /// One line: photo count, micro precision/recall/F1 and macro F1.
+        public var summaryLine: String {
+            func f(_ value: Double) -> String {
+                let thousandths = Int((value * 1000).rounded())
+                let digits = String(thousandths % 1000)
+                return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - digits.count) + digits
+            }
+            return "micro P \(f(micro.precision)) R \(f(micro.recall)) F1 \(f(micro.f1)), macro F1 \(f(macro.f1)) "
+                + "(\(photos) photos)"
+        }
     }
 
     /// One label's line of a ``Section``.
@@ -129,8 +148,6 @@ public enum LabelEvaluation {
     }
 
     static func section(_ metrics: LabelMetrics) -> LabelEvaluationReport.Section {
-        LabelEvaluationReport.Section(
-            photos: metrics.photoCount, micro: metrics.micro, macro: metrics.macro,
-            perLabel: metrics.perLabel.map { .init(label: $0.label, support: $0.support, score: $0.score) })
+        LabelEvaluationReport.Section(metrics)
     }
 }

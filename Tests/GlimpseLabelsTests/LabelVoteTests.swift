@@ -94,6 +94,8 @@ struct LabelVoteTests {
         #expect(abs(metrics.micro.f1 - 4.0 / 7) < 1e-9)
         // macro over labels with support (sky F1 1, tree F1 0)
         #expect(abs(metrics.macro.f1 - 0.5) < 1e-9)
+        #expect(LabelEvaluationReport.Section(metrics).summaryLine
+            == "micro P 0.667 R 0.500 F1 0.571, macro F1 0.500 (3 photos)")
         var other = LabelMetrics()
         other.add(predicted: ["tree"], truth: ["tree"])
         metrics.merge(other)

@@ -34,6 +34,12 @@ enum JPEGCodec {
         let width = Int(header.width), height = Int(header.height)
         try CodecSupport.checkSize(format: .jpeg, width: width, height: height, limits: limits)
 
+        // A progressive file's scans are counted up front: a scan bomb costs one pass over its bytes.
+        if header.progressive != 0, limits.maxProgressiveScans > 0,
+           JPEGScanCounter.count(data, limit: limits.maxProgressiveScans) > limits.maxProgressiveScans {
+            throw .tooManyScans(limit: limits.maxProgressiveScans)
+        }
+
         var orientation = 1
         if let exif = header.exif, header.exif_length > 0 {
             orientation = ExifOrientation.parse(UnsafeRawBufferPointer(start: exif, count: header.exif_length)) ?? 1

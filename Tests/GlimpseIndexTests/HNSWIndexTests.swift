@@ -16,7 +16,7 @@ func recall(of index: some NearestNeighborIndex, oracle: FlatIndex, queries: [[F
 
 @Suite("HNSWIndex")
 struct HNSWIndexTests {
-    static let small = HNSWParameters(maxLinks: 12, efConstruction: 100, efSearch: 64, seed: 3)
+    static let small = HNSWParameters(maxLinks: 10, efConstruction: 48, efSearch: 48, seed: 3)
 
     @Test(
         "recall@10 against the flat oracle",
@@ -24,19 +24,19 @@ struct HNSWIndexTests {
             SyntheticVectors.Distribution.uniform, .clustered(clusters: 50, spread: 0.3),
         ], [DistanceMetric.squaredEuclidean, .cosine])
     func recallAt10(distribution: SyntheticVectors.Distribution, metric: DistanceMetric) throws {
-        let data = try SyntheticVectors(dimension: 32, distribution: distribution, seed: 11)
-        let flat = try FlatIndex(dimension: 32, metric: metric, rowMajor: data.rowMajor(count: 5000))
+        let data = try SyntheticVectors(dimension: 24, distribution: distribution, seed: 11)
+        let flat = try FlatIndex(dimension: 24, metric: metric, rowMajor: data.rowMajor(count: 4000))
         let index = try HNSWIndex(building: flat, parameters: Self.small)
         let queries = data.vectors(count: 100, stream: 9)
         let r = try recall(of: index, oracle: flat, queries: queries, k: 10)
         #expect(r >= 0.95, "recall@10 = \(r)")
-        #expect(index.count == 5000)
+        #expect(index.count == 4000)
     }
 
     @Test("same seed, same graph, whatever the thread count")
     func determinism() throws {
         let data = try SyntheticVectors(dimension: 16, distribution: .clustered(clusters: 20, spread: 0.2), seed: 5)
-        let flat = try FlatIndex(dimension: 16, metric: .squaredEuclidean, rowMajor: data.rowMajor(count: 2000))
+        let flat = try FlatIndex(dimension: 16, metric: .squaredEuclidean, rowMajor: data.rowMajor(count: 1200))
         var parameters = Self.small
         let a = try HNSWIndex(building: flat, parameters: parameters)
         parameters.buildThreads = 2
@@ -53,13 +53,13 @@ struct HNSWIndexTests {
     @Test("deleted vectors are never returned and recall holds")
     func deletes() throws {
         let data = try SyntheticVectors(dimension: 24, distribution: .clustered(clusters: 30, spread: 0.3), seed: 8)
-        var flat = try FlatIndex(dimension: 24, metric: .squaredEuclidean, rowMajor: data.rowMajor(count: 3000))
+        var flat = try FlatIndex(dimension: 24, metric: .squaredEuclidean, rowMajor: data.rowMajor(count: 2400))
         let index = try HNSWIndex(building: flat, parameters: Self.small)
-        let doomed = Array(stride(from: 0, to: 3000, by: 3))
+        let doomed = Array(stride(from: 0, to: 2400, by: 3))
         for id in doomed { try index.delete(id: id) }
         #expect(throws: IndexError.unknownID(0)) { try index.delete(id: 0) }
         #expect(throws: IndexError.unknownID(99_999)) { try index.delete(id: 99_999) }
-        #expect(index.count == 2000)
+        #expect(index.count == 1600)
         #expect(!index.contains(id: 3) && index.contains(id: 4))
         for id in doomed { try flat.remove(id: id) }
         let queries = data.vectors(count: 60, stream: 4)

@@ -23,26 +23,24 @@ enum PixelConversion {
     ) {
         guard let src = source.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let dst = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        let inStep = from.bytesPerPixel, outStep = to.bytesPerPixel
         for y in 0..<height {
-            var s = src + y * stride
-            var d = dst + y * outStride
-            for _ in 0..<width {
-                switch (from, to) {
-                case (.gray8, _):
-                    let v = s[0]
-                    d[0] = v
-                    if outStep >= 3 { d[1] = v; d[2] = v }
-                    if outStep == 4 { d[3] = 255 }
-                case (_, .gray8):
-                    d[0] = luma(s[0], s[1], s[2])
-                case (.rgb8, .rgba8):
-                    d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = 255
-                default: // rgba8 to rgb8
-                    d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+            let s = src + y * stride
+            let d = dst + y * outStride
+            switch (from, to) {
+            case (.gray8, .rgb8):
+                for x in 0..<width { let v = s[x]; d[3 * x] = v; d[3 * x + 1] = v; d[3 * x + 2] = v }
+            case (.gray8, _):
+                for x in 0..<width { let v = s[x]; d[4 * x] = v; d[4 * x + 1] = v; d[4 * x + 2] = v; d[4 * x + 3] = 255 }
+            case (.rgb8, .gray8):
+                for x in 0..<width { d[x] = luma(s[3 * x], s[3 * x + 1], s[3 * x + 2]) }
+            case (_, .gray8):
+                for x in 0..<width { d[x] = luma(s[4 * x], s[4 * x + 1], s[4 * x + 2]) }
+            case (.rgb8, _):
+                for x in 0..<width {
+                    d[4 * x] = s[3 * x]; d[4 * x + 1] = s[3 * x + 1]; d[4 * x + 2] = s[3 * x + 2]; d[4 * x + 3] = 255
                 }
-                s += inStep
-                d += outStep
+            default: // rgba8 to rgb8
+                for x in 0..<width { d[3 * x] = s[4 * x]; d[3 * x + 1] = s[4 * x + 1]; d[3 * x + 2] = s[4 * x + 2] }
             }
         }
     }

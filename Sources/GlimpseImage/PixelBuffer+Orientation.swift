@@ -26,7 +26,7 @@ extension PixelBuffer {
             Self.assemble(width: outWidth, height: outHeight, pixelFormat: pixelFormat) { out, outStride in
                 Self.copyStrided(
                     from: source, to: out, outStride: outStride, width: outWidth, height: outHeight,
-                    bytesPerPixel: bpp, rowStartAndStep: rowStartAndStep)
+                    bytesPerPixel: bpp, tile: transposed ? 32 : outWidth, rowStartAndStep: rowStartAndStep)
             }
         }
     }
@@ -46,29 +46,39 @@ extension PixelBuffer {
         }
     }
 
-    /// Fenced pointer loop: copies every output pixel from `source[start + x * step]`.
+    /// Fenced pointer loop: copies every output pixel from `source[start(y) + x * step(y)]`.
+    /// Rows are copied in bands of `tile` output rows, walking `tile`-pixel tiles across the band,
+    /// so that transposing orientations read the source in cache-sized blocks.
     private static func copyStrided(
         from source: UnsafeRawBufferPointer, to out: UnsafeMutableRawBufferPointer, outStride: Int,
-        width: Int, height: Int, bytesPerPixel bpp: Int, rowStartAndStep: (Int) -> (start: Int, step: Int)
+        width: Int, height: Int, bytesPerPixel bpp: Int, tile: Int,
+        rowStartAndStep: (Int) -> (start: Int, step: Int)
     ) {
-        guard let src = source.baseAddress, let dst = out.baseAddress else { return }
-        for y in 0..<height {
-            let (start, step) = rowStartAndStep(y)
-            var s = src + start
-            var d = dst + y * outStride
-            switch bpp {
-            case 1:
-                for _ in 0..<width { d.storeBytes(of: s.load(as: UInt8.self), as: UInt8.self); s += step; d += 1 }
-            case 3:
-                for _ in 0..<width {
-                    d.storeBytes(of: s.loadUnaligned(as: UInt16.self), as: UInt16.self)
-                    (d + 2).storeBytes(of: (s + 2).load(as: UInt8.self), as: UInt8.self)
-                    s += step; d += 3
-                }
-            default:
-                for _ in 0..<width {
-                    d.storeBytes(of: s.loadUnaligned(as: UInt32.self), toByteOffset: 0, as: UInt32.self)
-                    s += step; d += 4
+        guard let src = source.baseAddress, let dst = out.baseAddress, tile > 0 else { return }
+        for bandStart in stride(from: 0, to: height, by: tile) {
+            let bandEnd = min(bandStart + tile, height)
+            for tileStart in stride(from: 0, to: width, by: tile) {
+                let tileEnd = min(tileStart + tile, width)
+                for y in bandStart..<bandEnd {
+                    let (start, step) = rowStartAndStep(y)
+                    var s = src + start + tileStart * step
+                    var d = dst + y * outStride + tileStart * bpp
+                    switch bpp {
+                    case 1:
+                        for _ in tileStart..<tileEnd {
+                            d.storeBytes(of: s.load(as: UInt8.self), as: UInt8.self); s += step; d += 1
+                        }
+                    case 3:
+                        for _ in tileStart..<tileEnd {
+                            d.storeBytes(of: s.loadUnaligned(as: UInt16.self), as: UInt16.self)
+                            (d + 2).storeBytes(of: (s + 2).load(as: UInt8.self), as: UInt8.self)
+                            s += step; d += 3
+                        }
+                    default:
+                        for _ in tileStart..<tileEnd {
+                            d.storeBytes(of: s.loadUnaligned(as: UInt32.self), as: UInt32.self); s += step; d += 4
+                        }
+                    }
                 }
             }
         }

@@ -143,28 +143,63 @@ enum AreaAverage {
         _ row: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>, _ columns: CoverageTable,
         channels ch: Int, alpha: Bool
     ) {
-        for dx in 0..<columns.count {
-            let first = columns.start[dx]
-            var sums: (Float, Float, Float, Float) = (0, 0, 0, 0)
-            for tap in 0..<columns.taps {
-                let w = columns.weights[dx * columns.taps + tap]
-                if w == 0 { continue }
-                let p = row + (first + tap) * ch
-                switch ch {
-                case 1: sums.0 += w * Float(p[0])
-                case 3:
-                    sums.0 += w * Float(p[0]); sums.1 += w * Float(p[1]); sums.2 += w * Float(p[2])
-                default:
-                    let a = Float(p[3])
-                    let wa = alpha ? w * a / 255 : w
-                    sums.0 += wa * Float(p[0]); sums.1 += wa * Float(p[1]); sums.2 += wa * Float(p[2])
-                    sums.3 += w * a
+        columns.weights.withUnsafeBufferPointer { weights in
+            columns.start.withUnsafeBufferPointer { starts in
+                guard let w = weights.baseAddress, let first = starts.baseAddress else { return }
+                switch (ch, alpha) {
+                case (1, _): horizontal(row, out, w, first, columns.count, columns.taps, channels: 1)
+                case (3, _): horizontal(row, out, w, first, columns.count, columns.taps, channels: 3)
+                case (_, false): horizontal(row, out, w, first, columns.count, columns.taps, channels: 4)
+                default: horizontalPremultiplied(row, out, w, first, columns.count, columns.taps)
                 }
             }
+        }
+    }
+
+    @inline(__always)
+    private static func horizontal(
+        _ row: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>, _ weights: UnsafePointer<Float>,
+        _ starts: UnsafePointer<Int>, _ count: Int, _ taps: Int, channels ch: Int
+    ) {
+        for dx in 0..<count {
+            var p = row + starts[dx] * ch
+            let w = weights + dx * taps
+            var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+            for tap in 0..<taps {
+                let weight = w[tap]
+                s0 += weight * Float(p[0])
+                if ch > 1 { s1 += weight * Float(p[1]); s2 += weight * Float(p[2]) }
+                if ch > 3 { s3 += weight * Float(p[3]) }
+                // The last taps of the last column may point past the row; their weight is 0 and
+                // they are not read once the row ends.
+                if tap + 1 < taps && w[tap + 1] == 0 { break }
+                p += ch
+            }
             let o = out + dx * ch
-            o[0] = sums.0
-            if ch >= 3 { o[1] = sums.1; o[2] = sums.2 }
-            if ch == 4 { o[3] = sums.3 }
+            o[0] = s0
+            if ch > 1 { o[1] = s1; o[2] = s2 }
+            if ch > 3 { o[3] = s3 }
+        }
+    }
+
+    private static func horizontalPremultiplied(
+        _ row: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>, _ weights: UnsafePointer<Float>,
+        _ starts: UnsafePointer<Int>, _ count: Int, _ taps: Int
+    ) {
+        for dx in 0..<count {
+            var p = row + starts[dx] * 4
+            let w = weights + dx * taps
+            var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+            for tap in 0..<taps {
+                let a = Float(p[3])
+                let weight = w[tap], weighted = w[tap] * a / 255
+                s0 += weighted * Float(p[0]); s1 += weighted * Float(p[1]); s2 += weighted * Float(p[2])
+                s3 += weight * a
+                if tap + 1 < taps && w[tap + 1] == 0 { break }
+                p += 4
+            }
+            let o = out + dx * 4
+            o[0] = s0; o[1] = s1; o[2] = s2; o[3] = s3
         }
     }
 

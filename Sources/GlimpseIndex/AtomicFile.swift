@@ -73,6 +73,13 @@ enum AtomicFile {
         return bytes
     }
 
+    /// The size in bytes of the file at `path`, or `nil` when it cannot be examined.
+    static func size(of path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
     /// Deletes temporary files a crashed save left next to `path`; returns how many were removed.
     @discardableResult
     static func removeStaleTemporaryFiles(forTarget path: String) -> Int {

@@ -1,7 +1,8 @@
 // glimpse-index-bench: measures the nearest-neighbour indexes on synthetic clustered vectors.
 //
 //   glimpse-index-bench [--count N] [--dim D] [--queries Q] [--k K] [--clusters C] [--spread S] [--seed S]
-//                       [--m M] [--ef-construction E] [--threads T] [--ef 32,64,128] [--no-hnsw] [--json]
+//                       [--m M] [--ef-construction E] [--threads T] [--ef 32,64,128] [--no-hnsw]
+//                       [--save-dir DIR] [--json]
 //
 // Build with `-c release`; searches run on one thread, the HNSW build on --threads.
 import Foundation
@@ -52,6 +53,7 @@ func parseArguments(_ arguments: [String]) throws -> (IndexBenchmarkConfiguratio
             }
             configuration.efSearchValues = values
         case "--no-hnsw": configuration.measureHNSW = false
+        case "--save-dir": configuration.fileDirectory = try value(argument)
         case "--json": json = true
         default: throw UsageError(description: "unknown argument '\(argument)'")
         }
@@ -75,7 +77,7 @@ func peakResidentMiB() -> Double {
 let usage = """
     usage: glimpse-index-bench [--count N] [--dim D] [--queries Q] [--k K] [--clusters C] [--spread S]
                                [--seed S] [--m M] [--ef-construction E] [--threads T] [--ef 32,64,128]
-                               [--no-hnsw] [--json]
+                               [--no-hnsw] [--save-dir DIR] [--json]
     """
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -94,8 +96,25 @@ do {
         let data = try encoder.encode(report)
         print(String(decoding: data, as: UTF8.self))
     } else {
-        print("exact scan / floor at \(report.referenceBandwidthGBps) GB/s: \(report.exactScanVersusReferenceFloor)")
-        print("exact scan / floor at measured \(report.measuredBandwidthGBps) GB/s: \(report.exactScanVersusMeasuredFloor)")
+        let r = report
+        print("vectors \(r.configuration.count)×\(r.configuration.dimension), queries \(r.configuration.queries), k \(r.configuration.k)")
+        print("read loop: \(r.measuredBandwidth.wallGBps) GB/s wall, \(r.measuredBandwidth.cpuGBps) GB/s CPU")
+        print("exact scan mean: \(r.exactScan.meanMilliseconds) ms wall, \(r.exactScanCPU.meanMilliseconds) ms CPU")
+        print("  wall / floor at \(r.referenceBandwidthGBps) GB/s: \(r.exactScanVersusReferenceFloor)")
+        print("  wall / floor at measured wall bandwidth: \(r.exactScanVersusMeasuredFloor)")
+        print("  CPU / floor at \(r.referenceBandwidthGBps) GB/s: \(r.exactScanCPUVersusReferenceFloor)")
+        print("  CPU / floor at measured CPU bandwidth: \(r.exactScanCPUVersusMeasuredFloor)")
+        for row in r.searches {
+            let name = row.efSearch.map { "\(row.method) ef \($0)" } ?? row.method
+            print("\(name): wall p50 \(row.latency.p50Milliseconds) p99 \(row.latency.p99Milliseconds) ms, "
+                + "CPU p50 \(row.cpu.p50Milliseconds) p99 \(row.cpu.p99Milliseconds) ms, recall \(row.recall)")
+        }
+        if let build = r.hnswBuildSeconds, let memory = r.hnswMemoryBytes {
+            print("HNSW build \(build) s, memory \(memory / 1_048_576) MiB")
+        }
+        for file in r.files {
+            print("\(file.kind) file \(file.bytes) bytes: save \(file.saveSeconds) s, load \(file.loadSeconds) s")
+        }
     }
     FileHandle.standardError.write(Data("peak RSS: \(Int(peak)) MiB\n".utf8))
 } catch let error as UsageError {

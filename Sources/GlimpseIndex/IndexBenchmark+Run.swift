@@ -1,0 +1,169 @@
+/// The index benchmark: synthetic clustered data, exact-scan time against the memory-bandwidth floor,
+/// the int8 scan, HNSW build time, memory, latency and recall, and index file save and load.
+/// Shared by `glimpse-index-bench` and the CLI.
+public enum IndexBenchmark {
+    /// The bandwidth the exact-scan bar is stated against, GB/s.
+    public static let referenceBandwidthGBps = 14.0
+
+    /// Runs the benchmark on the calling thread (the HNSW build may use more, see the configuration).
+    ///
+    /// - Parameter progress: called with a line of text as each stage finishes.
+    /// - Throws: ``IndexError`` when the configuration is unusable, or ``IndexFileError`` when a file fails.
+    public static func run(
+        _ configuration: IndexBenchmarkConfiguration, progress: (String) -> Void = { _ in }
+    ) throws -> IndexBenchmarkReport {
+        let c = configuration
+        guard c.count >= 1 else {
+            throw IndexError.invalidParameter(name: "count", value: c.count, reason: "index at least 1 vector")
+        }
+        guard c.queries >= 1 else {
+            throw IndexError.invalidParameter(name: "queries", value: c.queries, reason: "run at least 1 query")
+        }
+        let clock = ContinuousClock()
+        var start = clock.now
+        let data = try SyntheticVectors(
+            dimension: c.dimension, distribution: .clustered(clusters: c.clusters, spread: c.spread), seed: c.seed)
+        let flat = try FlatIndex(dimension: c.dimension, metric: .squaredEuclidean, rowMajor: data.rowMajor(count: c.count))
+        let queries = data.vectors(count: c.queries, stream: 1)
+        let generateSeconds = MemoryBandwidth.seconds(clock.now - start)
+        progress("generated \(c.count)×\(c.dimension) vectors and \(c.queries) queries in \(format(generateSeconds)) s")
+
+        let bandwidth = MemoryBandwidth.measure(flat.vectors, repetitions: 5)
+        progress(
+            "memory-read loop over the vectors: \(format(bandwidth.wallGBps)) GB/s wall, "
+                + "\(format(bandwidth.cpuGBps)) GB/s by thread CPU time")
+
+        let exact = try timeSearches(queries) { (q) throws(IndexError) in try flat.search(q, k: c.k) }
+        let truth = exact.results
+        let scanBytes = c.count * c.dimension * 4
+        func floor(_ gbps: Double) -> Double { Double(scanBytes) / (gbps * 1e9) * 1000 }
+        let exactWall = LatencySummary(seconds: exact.wall)
+        let exactCPU = LatencySummary(seconds: exact.cpu)
+        progress(
+            "exact scan: wall mean \(format(exactWall.meanMilliseconds)) ms, CPU mean \(format(exactCPU.meanMilliseconds)) ms; "
+                + "floor \(format(floor(referenceBandwidthGBps))) ms at \(referenceBandwidthGBps) GB/s, "
+                + "\(format(floor(bandwidth.wallGBps))) ms at measured wall, \(format(floor(bandwidth.cpuGBps))) ms at measured CPU")
+
+        let int8 = Int8FlatIndex(quantizing: flat)
+        let int8Timing = try timeSearches(queries) { (q) throws(IndexError) in try int8.search(q, k: c.k) }
+        let int8Row = IndexBenchmarkReport.SearchRow(
+            method: "int8-flat", efSearch: nil, latency: LatencySummary(seconds: int8Timing.wall),
+            cpu: LatencySummary(seconds: int8Timing.cpu), recall: recall(int8Timing.results, truth))
+        progress(
+            "int8 scan: wall mean \(format(int8Row.latency.meanMilliseconds)) ms, CPU mean "
+                + "\(format(int8Row.cpu.meanMilliseconds)) ms, recall@\(c.k) \(format(int8Row.recall))")
+
+        var report = IndexBenchmarkReport(
+            configuration: c, generateSeconds: generateSeconds, scanBytes: scanBytes, exactScan: exactWall,
+            exactScanCPU: exactCPU, measuredBandwidth: bandwidth, referenceBandwidthGBps: referenceBandwidthGBps,
+            exactScanVersusReferenceFloor: exactWall.meanMilliseconds / floor(referenceBandwidthGBps),
+            exactScanVersusMeasuredFloor: exactWall.meanMilliseconds / floor(bandwidth.wallGBps),
+            exactScanCPUVersusReferenceFloor: exactCPU.meanMilliseconds / floor(referenceBandwidthGBps),
+            exactScanCPUVersusMeasuredFloor: exactCPU.meanMilliseconds / floor(bandwidth.cpuGBps),
+            int8MemoryBytes: int8.memoryBytes, hnswBuildSeconds: nil, hnswMemoryBytes: nil, hnswLevels: nil,
+            searches: [int8Row], files: [])
+        if let directory = c.fileDirectory {
+            report.files.append(try timeFile(flat, kind: "flat", directory: directory, progress: progress))
+        }
+        guard c.measureHNSW else { return report }
+
+        let parameters = HNSWParameters(
+            maxLinks: c.hnswMaxLinks, efConstruction: c.hnswEfConstruction, efSearch: c.efSearchValues.first ?? 64,
+            seed: c.seed, buildThreads: c.buildThreads)
+        start = clock.now
+        let hnsw = try HNSWIndex(building: flat, parameters: parameters)
+        let buildSeconds = MemoryBandwidth.seconds(clock.now - start)
+        report.hnswBuildSeconds = buildSeconds
+        report.hnswMemoryBytes = hnsw.memoryBytes
+        report.hnswLevels = hnsw.levelCount
+        progress(
+            "HNSW build (M \(c.hnswMaxLinks), efConstruction \(c.hnswEfConstruction), \(c.buildThreads) threads): "
+                + "\(format(buildSeconds)) s, \(hnsw.memoryBytes / 1_048_576) MiB, \(hnsw.levelCount) levels")
+        for ef in c.efSearchValues {
+            let timing = try timeSearches(queries) { (q) throws(IndexError) in try hnsw.search(q, k: c.k, efSearch: ef) }
+            let row = IndexBenchmarkReport.SearchRow(
+                method: "hnsw", efSearch: ef, latency: LatencySummary(seconds: timing.wall),
+                cpu: LatencySummary(seconds: timing.cpu), recall: recall(timing.results, truth))
+            report.searches.append(row)
+            progress(
+                "HNSW efSearch \(ef): wall p50 \(format(row.latency.p50Milliseconds)) ms, "
+                    + "p99 \(format(row.latency.p99Milliseconds)) ms; CPU p50 \(format(row.cpu.p50Milliseconds)) ms, "
+                    + "p99 \(format(row.cpu.p99Milliseconds)) ms; recall@\(c.k) \(format(row.recall))")
+        }
+        if let directory = c.fileDirectory {
+            report.files.append(try timeFile(hnsw, kind: "hnsw", directory: directory, progress: progress))
+        }
+        return report
+    }
+
+    /// Runs `search` once per query, timing each by wall clock and by thread CPU time.
+    private static func timeSearches(
+        _ queries: [[Float]], _ search: ([Float]) throws(IndexError) -> [Neighbor]
+    ) throws(IndexError) -> (results: [[Neighbor]], wall: [Double], cpu: [Double]) {
+        let clock = ContinuousClock()
+        var results: [[Neighbor]] = []
+        var wall: [Double] = []
+        var cpu: [Double] = []
+        results.reserveCapacity(queries.count)
+        for query in queries {
+            let cpuStart = MemoryBandwidth.threadCPUSeconds()
+            let start = clock.now
+            let found = try search(query)
+            wall.append(MemoryBandwidth.seconds(clock.now - start))
+            cpu.append(MemoryBandwidth.threadCPUSeconds() - cpuStart)
+            results.append(found)
+        }
+        return (results, wall, cpu)
+    }
+
+    /// Mean recall of `found` against `truth`, query by query.
+    private static func recall(_ found: [[Neighbor]], _ truth: [[Neighbor]]) -> Double {
+        var hits = 0
+        var total = 0
+        for (answer, expected) in zip(found, truth) {
+            let wanted = Set(expected.map(\.id))
+            hits += answer.filter { wanted.contains($0.id) }.count
+            total += wanted.count
+        }
+        return Double(hits) / Double(max(1, total))
+    }
+
+    private static func timeFile(
+        _ index: FlatIndex, kind: String, directory: String, progress: (String) -> Void
+    ) throws -> IndexBenchmarkReport.FileRow {
+        let path = directory + "/bench-\(kind).idx"
+        return try timeFile(
+            kind: kind, path: path, progress: progress, save: { () throws(IndexFileError) in try IndexFile.save(index, to: path) },
+            load: { () throws(IndexFileError) in _ = try IndexFile.loadFlat(from: path) })
+    }
+
+    private static func timeFile(
+        _ index: HNSWIndex, kind: String, directory: String, progress: (String) -> Void
+    ) throws -> IndexBenchmarkReport.FileRow {
+        let path = directory + "/bench-\(kind).idx"
+        return try timeFile(
+            kind: kind, path: path, progress: progress, save: { () throws(IndexFileError) in try IndexFile.save(index, to: path) },
+            load: { () throws(IndexFileError) in _ = try IndexFile.loadHNSW(from: path) })
+    }
+
+    private static func timeFile(
+        kind: String, path: String, progress: (String) -> Void, save: () throws(IndexFileError) -> Void,
+        load: () throws(IndexFileError) -> Void
+    ) throws(IndexFileError) -> IndexBenchmarkReport.FileRow {
+        let clock = ContinuousClock()
+        var start = clock.now
+        try save()
+        let saveSeconds = MemoryBandwidth.seconds(clock.now - start)
+        start = clock.now
+        try load()
+        let loadSeconds = MemoryBandwidth.seconds(clock.now - start)
+        let bytes = AtomicFile.size(of: path) ?? 0
+        progress("\(kind) file: \(bytes / 1_048_576) MiB, save \(format(saveSeconds)) s, load \(format(loadSeconds)) s")
+        return IndexBenchmarkReport.FileRow(kind: kind, bytes: bytes, saveSeconds: saveSeconds, loadSeconds: loadSeconds)
+    }
+
+    private static func format(_ value: Double) -> String {
+        let scaled = (value * 1000).rounded() / 1000
+        return "\(scaled)"
+    }
+}

@@ -32,13 +32,19 @@ public struct QueryOutcome: Sendable {
     public let accepted: String?
     /// Candidate places best first.
     public let ranked: [String]
-    /// Milliseconds per stage, by stage name (`decode`, `features`, `shortlist`, `verification`, `total`).
+    /// Wall-clock milliseconds per stage, by stage name (`decode`, `features`, `shortlist`, `verification`, `total`).
     public let stageMs: [String: Double]
+    /// Thread CPU milliseconds per stage, same names.
+    public let stageCPUMs: [String: Double]
     /// The distortion steps of the query.
     public let ops: [DistortionOp]
 
     /// Creates an outcome.
-    public init(expected: String?, accepted: String?, ranked: [String], stageMs: [String: Double], ops: [DistortionOp]) {
+    public init(
+        expected: String?, accepted: String?, ranked: [String], stageMs: [String: Double],
+        stageCPUMs: [String: Double] = [:], ops: [DistortionOp]
+    ) {
+        self.stageCPUMs = stageCPUMs
         self.expected = expected
         self.accepted = accepted
         self.ranked = ranked
@@ -76,8 +82,10 @@ public struct EvaluationSummary: Sendable, Codable {
     public let placeQueries: Int
     /// Queries of no catalog place.
     public let noPlaceQueries: Int
-    /// Latency per stage name.
+    /// Wall-clock latency per stage name.
     public let latencyMs: [String: LatencySummary]
+    /// Thread CPU time per stage name (the work done, unaffected by other processes on the machine).
+    public let cpuMs: [String: LatencySummary]
     /// Recall@1 per distortion bucket, keyed like `rotate |deg| 10-15`.
     public let recallByOp: [String: BucketRecall]
 
@@ -90,6 +98,7 @@ public struct EvaluationSummary: Sendable, Codable {
         case placeQueries = "place_queries"
         case noPlaceQueries = "no_place_queries"
         case latencyMs = "latency_ms"
+        case cpuMs = "cpu_ms"
         case recallByOp = "recall_by_op"
     }
 }
@@ -123,7 +132,11 @@ public struct EvaluationAccumulator: Sendable {
         let wrong = places.filter { $0.accepted != nil && $0.accepted != $0.expected }.count
         let falseMatches = nulls.filter { $0.accepted != nil }.count
         var stages: [String: [Double]] = [:]
-        for o in outcomes { for (k, v) in o.stageMs { stages[k, default: []].append(v) } }
+        var cpu: [String: [Double]] = [:]
+        for o in outcomes {
+            for (k, v) in o.stageMs { stages[k, default: []].append(v) }
+            for (k, v) in o.stageCPUMs { cpu[k, default: []].append(v) }
+        }
         var buckets: [String: (Int, Int)] = [:]
         for o in places {
             let right = o.accepted == o.expected
@@ -137,6 +150,7 @@ public struct EvaluationAccumulator: Sendable {
             falseMatchRate: share(falseMatches, nulls.count), wrongMatchRate: share(wrong, places.count),
             queries: outcomes.count, placeQueries: places.count, noPlaceQueries: nulls.count,
             latencyMs: stages.mapValues { LatencySummary(samples: $0) },
+            cpuMs: cpu.mapValues { LatencySummary(samples: $0) },
             recallByOp: buckets.mapValues { BucketRecall(queries: $0.0, recallAt1: share($0.1, $0.0)) })
     }
 }

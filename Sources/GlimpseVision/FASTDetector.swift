@@ -23,35 +23,75 @@ enum FASTDetector {
         for (i, d) in ring.enumerated() { offs[i] = d.1 * w + d.0 }
         var corners: [Corner] = []
         corners.reserveCapacity(1024)
-        image.pixels.withUnsafeBufferPointer { src in
-            offs.withUnsafeBufferPointer { o in
-                scores.withUnsafeMutableBufferPointer { sc in
-                    let o0 = o[0], o4 = o[4], o8 = o[8], o12 = o[12]
-                    for y in border..<(h - border) {
-                        let row = y * w
-                        for x in border..<(w - border) {
-                            let i = row + x
-                            let p = Int(src[i])
-                            let hi = p + threshold, lo = p - threshold
-                            let v0 = Int(src[i + o0]), v8 = Int(src[i + o8])
-                            let v4 = Int(src[i + o4]), v12 = Int(src[i + o12])
-                            let maybeBright = (v0 > hi || v8 > hi) && (v4 > hi || v12 > hi)
-                            let maybeDark = (v0 < lo || v8 < lo) && (v4 < lo || v12 < lo)
-                            if !maybeBright && !maybeDark { continue }
-                            var bright: UInt32 = 0, dark: UInt32 = 0
-                            var sumBright = 0, sumDark = 0
-                            for k in 0..<16 {
-                                let v = Int(src[i + o[k]])
-                                if v > hi { bright |= 1 << UInt32(k); sumBright += v - hi }
-                                else if v < lo { dark |= 1 << UInt32(k); sumDark += lo - v }
-                            }
-                            var score = 0
-                            if hasArcOf9(bright) { score = sumBright }
-                            if hasArcOf9(dark) { score = max(score, sumDark) }
-                            if score > 0 {
-                                sc[i] = UInt16(min(score + 1, 65535))
-                                corners.append(Corner(x: Int32(x), y: Int32(y), response: 0))
-                            }
+        image.pixels.withUnsafeBufferPointer { srcBuffer in
+            scores.withUnsafeMutableBufferPointer { scoreBuffer in
+                // Fenced: every ring offset stays inside the image because of the border (≥ 3).
+                guard let src = srcBuffer.baseAddress, let sc = scoreBuffer.baseAddress else { return }
+                let o0 = offs[0], o1 = offs[1], o2 = offs[2], o3 = offs[3], o4 = offs[4], o5 = offs[5]
+                let o6 = offs[6], o7 = offs[7], o8 = offs[8], o9 = offs[9], o10 = offs[10], o11 = offs[11]
+                let o12 = offs[12], o13 = offs[13], o14 = offs[14], o15 = offs[15]
+                let t8 = SIMD16<UInt8>(repeating: UInt8(clamping: threshold))
+                // Lane k's bit (1 << k), split in two bytes so the 8-bit mask can select it.
+                let lowLaneBits = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0)
+                let highLaneBits = SIMD16<UInt8>(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128)
+                let laneBits = SIMD16<UInt16>(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+                for y in border..<(h - border) {
+                    let rowPtr = src + y * w
+                    var x = border
+                    let end = w - border
+                    while x < end {
+                        // Sixteen pixels at once: the ones whose ring pixels 0 and 8 are both within
+                        // the threshold cannot be corners; skip the block when that holds for all.
+                        var lanes: UInt32 = 0xFFFF
+                        if end - x >= 16 {
+                            let raw = UnsafeRawPointer(rowPtr + x)
+                            let center = raw.loadUnaligned(as: SIMD16<UInt8>.self)
+                            let top = raw.loadUnaligned(fromByteOffset: o0, as: SIMD16<UInt8>.self)
+                            let bottom = raw.loadUnaligned(fromByteOffset: o8, as: SIMD16<UInt8>.self)
+                            let d0 = pointwiseMax(top, center) &- pointwiseMin(top, center)
+                            let d8 = pointwiseMax(bottom, center) &- pointwiseMin(bottom, center)
+                            let outside = (d0 .> t8) .| (d8 .> t8)
+                            if !any(outside) { x += 16; continue }
+                            lanes = UInt32(lowLaneBits.replacing(with: 0, where: .!outside).wrappedSum())
+                                | UInt32(highLaneBits.replacing(with: 0, where: .!outside).wrappedSum()) << 8
+                        } else {
+                            lanes = (1 << UInt32(end - x)) - 1
+                        }
+                        let blockStart = x
+                        x += min(16, end - x)
+                        while lanes != 0 {
+                        let lane = lanes.trailingZeroBitCount
+                        lanes &= lanes - 1
+                        let x = blockStart + lane
+                        let c = rowPtr + x
+                        let p = Int32(c[0])
+                        let hi = p &+ Int32(threshold), lo = p &- Int32(threshold)
+                        let v0 = Int32(c[o0]), v8 = Int32(c[o8])
+                        // A 9-pixel arc always contains ring pixel 0 or 8, and 4 or 12.
+                        if v0 <= hi && v8 <= hi && v0 >= lo && v8 >= lo { continue }
+                        let v4 = Int32(c[o4]), v12 = Int32(c[o12])
+                        let maybeBright = (v0 > hi || v8 > hi) && (v4 > hi || v12 > hi)
+                        let maybeDark = (v0 < lo || v8 < lo) && (v4 < lo || v12 < lo)
+                        if !maybeBright && !maybeDark { continue }
+                        let ring = SIMD16<Int16>(
+                            Int16(v0), Int16(c[o1]), Int16(c[o2]), Int16(c[o3]), Int16(v4), Int16(c[o5]), Int16(c[o6]),
+                            Int16(c[o7]), Int16(v8), Int16(c[o9]), Int16(c[o10]), Int16(c[o11]), Int16(v12),
+                            Int16(c[o13]), Int16(c[o14]), Int16(c[o15]))
+                        let hiV = SIMD16<Int16>(repeating: Int16(hi)), loV = SIMD16<Int16>(repeating: Int16(lo))
+                        let brightMask = ring .> hiV, darkMask = ring .< loV
+                        let bright = UInt32(laneBits.replacing(with: 0, where: .!brightMask).wrappedSum())
+                        let dark = UInt32(laneBits.replacing(with: 0, where: .!darkMask).wrappedSum())
+                        let isBright = maybeBright && hasArcOf9(bright)
+                        let isDark = maybeDark && hasArcOf9(dark)
+                        if !isBright && !isDark { continue }
+                        let zero = SIMD16<Int16>(repeating: 0)
+                        let sumBright = Int(pointwiseMax(ring &- hiV, zero).wrappedSum())
+                        let sumDark = Int(pointwiseMax(loV &- ring, zero).wrappedSum())
+                        let score = max(isBright ? sumBright : 0, isDark ? sumDark : 0)
+                        if score > 0 {
+                            sc[y * w + x] = UInt16(min(score + 1, 65535))
+                            corners.append(Corner(x: Int32(x), y: Int32(y), response: 0))
+                        }
                         }
                     }
                 }

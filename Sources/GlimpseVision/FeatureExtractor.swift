@@ -38,14 +38,14 @@ public enum FeatureExtractor {
         keypoints.reserveCapacity(configuration.maxKeypoints)
         var words: [UInt64] = []
         words.reserveCapacity(configuration.maxKeypoints * 4)
-        var level = image
+        var level = configuration.contrastStretch ? image.contrastStretched() : image
         var scores: [UInt16] = []
         for l in 0..<levels {
             if l > 0 {
                 let s = pow(step, Double(l))
                 let w = Int((Double(image.width) / s).rounded()), h = Int((Double(image.height) / s).rounded())
                 guard w > 2 * border + 8, h > 2 * border + 8 else { break }
-                level = level.resampled(width: w, height: h)
+                level = level.bilinearDownscaled(width: w, height: h)
             }
             let budget = max(1, Int((Double(configuration.maxKeypoints) * shares[l] / total).rounded()))
             scores = [UInt16](repeating: 0, count: level.width * level.height)

@@ -12,12 +12,14 @@ public struct LSHIndex: Sendable {
     public let tableCount: Int
     /// Key bits per table.
     public let bits: Int
-    /// For each table, the descriptor bit positions (0...255) that form its key.
-    let positions: [[Int]]
-    /// For each table, `2^bits + 1` bucket start offsets into `entries`.
-    let starts: [[UInt32]]
-    /// For each table, descriptor indices grouped by bucket.
-    let entries: [[UInt32]]
+    /// For each table, the descriptor bit positions (0...255) that form its key (`bits` per table).
+    let positions: [Int]
+    /// For each table, `2^bits + 1` bucket start offsets into that table's part of `entries`.
+    let starts: [UInt32]
+    /// For each table, `n` descriptor indices grouped by bucket.
+    let entries: [UInt32]
+    /// The number of indexed descriptors.
+    public let count: Int
 
     /// Builds an index over every descriptor in `words` (four words each).
     ///
@@ -31,72 +33,100 @@ public struct LSHIndex: Sendable {
         while bits < 24 && (n >> bits) > Self.targetBucketLoad { bits += 1 }
         self.tableCount = tables
         self.bits = bits
-        // Key bits: the most balanced descriptor bits (mean nearest 1/2 over the indexed data),
-        // dealt to the tables in a seeded random order. Balanced bits keep buckets even, which
-        // keeps the work per lookup close to n / 2^bits.
-        var ones = [Int](repeating: 0, count: 256)
-        let sampleStep = max(1, n / 20_000)
-        var sampled = 0
-        for i in stride(from: 0, to: n, by: sampleStep) {
-            for w in 0..<4 {
-                var word = words[4 * i + w]
-                while word != 0 {
-                    let b = word.trailingZeroBitCount
-                    ones[w * 64 + b] += 1
-                    word &= word - 1
-                }
-            }
-            sampled += 1
-        }
-        let half = Double(max(1, sampled)) / 2
-        var order = Array(0..<256)
-        order.sort { l, r in
-            let dl = abs(Double(ones[l]) - half), dr = abs(Double(ones[r]) - half)
-            return dl != dr ? dl < dr : l < r
-        }
-        var rng = SplitMix64(seed: seed)
-        var pool = Array(order.prefix(min(256, tables * bits)))
-        for i in stride(from: pool.count - 1, to: 0, by: -1) {
-            pool.swapAt(i, Int(rng.next() % UInt64(i + 1)))
-        }
-        var positions: [[Int]] = []
-        for t in 0..<tables {
-            var chosen: [Int] = []
-            var k = t * bits
-            while chosen.count < bits {
-                let p = pool[k % pool.count]
-                if !chosen.contains(p) { chosen.append(p) } else { k += 1; continue }
-                k += 1
-            }
-            positions.append(chosen)
-        }
+        // Key bits are chosen greedily on a sample of the indexed descriptors: each table adds,
+        // one at a time, the unused bit that keeps its buckets most even (least sum of squared
+        // bucket sizes). Even buckets keep the work per lookup close to n / 2^bits even though
+        // binary descriptors are far from uniformly distributed.
+        let chosen = Self.chooseBits(words: words, count: n, tables: tables, bits: bits, seed: seed)
+        let positions = chosen.flatMap { $0 }
         self.positions = positions
-        var starts: [[UInt32]] = []
-        var entries: [[UInt32]] = []
+        self.count = n
         let buckets = 1 << bits
+        var starts = [UInt32](repeating: 0, count: tables * (buckets + 1))
+        var entries = [UInt32](repeating: 0, count: tables * n)
         var keys = [UInt32](repeating: 0, count: n)
-        for t in 0..<tables {
-            var counts = [UInt32](repeating: 0, count: buckets + 1)
-            words.withUnsafeBufferPointer { w in
-                for i in 0..<n {
-                    let k = Self.key(w, i, positions[t])
-                    keys[i] = k
-                    counts[Int(k) + 1] += 1
+        words.withUnsafeBufferPointer { w in
+            positions.withUnsafeBufferPointer { pos in
+                for t in 0..<tables {
+                    let tablePositions = UnsafeBufferPointer(rebasing: pos[(t * bits)..<((t + 1) * bits)])
+                    var counts = [UInt32](repeating: 0, count: buckets + 1)
+                    for i in 0..<n {
+                        let k = Self.key(w, i, tablePositions)
+                        keys[i] = k
+                        counts[Int(k) + 1] += 1
+                    }
+                    for b in 0..<buckets { counts[b + 1] += counts[b] }
+                    var fill = counts
+                    for i in 0..<n {
+                        let k = Int(keys[i])
+                        entries[t * n + Int(fill[k])] = UInt32(i)
+                        fill[k] += 1
+                    }
+                    for b in 0...buckets { starts[t * (buckets + 1) + b] = counts[b] }
                 }
             }
-            for b in 0..<buckets { counts[b + 1] += counts[b] }
-            var fill = counts
-            var list = [UInt32](repeating: 0, count: n)
-            for i in 0..<n {
-                let k = Int(keys[i])
-                list[Int(fill[k])] = UInt32(i)
-                fill[k] += 1
-            }
-            starts.append(counts)
-            entries.append(list)
         }
         self.starts = starts
         self.entries = entries
+    }
+
+    /// Greedy bit selection (see `init`); tables use disjoint bits while enough remain.
+    static func chooseBits(words: [UInt64], count n: Int, tables: Int, bits: Int, seed: UInt64) -> [[Int]] {
+        var rng = SplitMix64(seed: seed)
+        let sampleSize = min(n, 8192)
+        var sample: [Int] = []
+        sample.reserveCapacity(sampleSize)
+        if n <= sampleSize { sample = Array(0..<n) } else {
+            for _ in 0..<sampleSize { sample.append(Int(rng.next() % UInt64(n))) }
+        }
+        // Bits of every sampled descriptor, unpacked once: bitsOf[p][s] is bit p of sample s.
+        var bitsOf = [[UInt32]](repeating: [UInt32](repeating: 0, count: sample.count), count: 256)
+        for (si, i) in sample.enumerated() {
+            for p in 0..<256 { bitsOf[p][si] = UInt32(truncatingIfNeeded: (words[4 * i + (p >> 6)] >> UInt64(p & 63)) & 1) }
+        }
+        var used = Set<Int>()
+        var result: [[Int]] = []
+        var histogram = [Int32](repeating: 0, count: 1 << min(bits, 16))
+        for _ in 0..<tables {
+            if used.count + bits > 256 { used.removeAll() }
+            var keys = [UInt32](repeating: 0, count: sample.count)
+            var chosen: [Int] = []
+            // A seeded random start bit makes the tables differ even on tiny samples.
+            var first = Int(rng.next() % 256)
+            while used.contains(first) { first = (first + 1) % 256 }
+            chosen.append(first)
+            used.insert(first)
+            for s in 0..<sample.count { keys[s] = bitsOf[first][s] }
+            while chosen.count < bits {
+                let level = min(chosen.count + 1, 16)
+                let mask = UInt32((1 << level) - 1)
+                var bestBit = -1
+                var bestCost = Int.max
+                for p in 0..<256 where !used.contains(p) {
+                    for b in 0..<(1 << level) { histogram[b] = 0 }
+                    var cost = 0
+                    bitsOf[p].withUnsafeBufferPointer { bp in
+                        keys.withUnsafeBufferPointer { kp in
+                            histogram.withUnsafeMutableBufferPointer { h in
+                                for s in 0..<kp.count {
+                                    let k = Int(((kp[s] << 1) | bp[s]) & mask)
+                                    cost &+= Int(h[k]) &* 2 &+ 1  // running sum of squares
+                                    h[k] &+= 1
+                                }
+                            }
+                        }
+                    }
+                    if cost < bestCost { bestCost = cost; bestBit = p }
+                }
+                guard bestBit >= 0 else { break }
+                chosen.append(bestBit)
+                used.insert(bestBit)
+                for s in 0..<sample.count { keys[s] = (keys[s] << 1) | bitsOf[bestBit][s] }
+            }
+            // Keys are formed in `key(_:_:_:)` with the first position as bit 0; order does not matter.
+            result.append(chosen)
+        }
+        return result
     }
 
     /// Average descriptors per bucket the key length is chosen for.
@@ -105,64 +135,82 @@ public struct LSHIndex: Sendable {
     /// The average number of entries scanned per table when looking up an indexed descriptor
     /// (sum of squared bucket sizes over entries): a measure of how even the buckets are.
     public var meanScannedPerTable: Double {
+        let buckets = 1 << bits
         var total = 0.0
         for t in 0..<tableCount {
             var squares = 0.0
-            for b in 0..<(starts[t].count - 1) {
-                let c = Double(starts[t][b + 1] - starts[t][b])
+            for b in 0..<buckets {
+                let c = Double(starts[t * (buckets + 1) + b + 1] - starts[t * (buckets + 1) + b])
                 squares += c * c
             }
-            total += squares / Double(max(1, entries[t].count))
+            total += squares / Double(max(1, count))
         }
         return total / Double(max(1, tableCount))
     }
 
     @inline(__always)
-    static func key(_ words: UnsafeBufferPointer<UInt64>, _ index: Int, _ positions: [Int]) -> UInt32 {
+    static func key(_ words: UnsafeBufferPointer<UInt64>, _ index: Int, _ positions: UnsafeBufferPointer<Int>) -> UInt32 {
         var k: UInt32 = 0
-        let base = index * 4
-        for (j, p) in positions.enumerated() {
-            k |= UInt32(truncatingIfNeeded: (words[base + (p >> 6)] >> UInt64(p & 63)) & 1) << UInt32(j)
+        let base = index &* 4
+        for j in 0..<positions.count {
+            let p = positions[j]
+            k |= UInt32(truncatingIfNeeded: (words[base &+ (p &>> 6)] &>> UInt64(p & 63)) & 1) &<< UInt32(j)
         }
         return k
     }
 
-    /// The nearest indexed descriptor to descriptor `queryIndex` of `queries` among those sharing a
-    /// bucket with it in any table, or nil when every bucket is empty.
+    /// For every descriptor of `queries`, the nearest indexed descriptor among those sharing a
+    /// bucket with it in any table: its index and distance, or index -1 when every bucket was
+    /// empty (or skipped).
     ///
-    /// - Parameter references: the same descriptor words the index was built from.
+    /// - Parameters:
+    ///   - references: the same descriptor words the index was built from.
+    ///   - bucketCap: buckets with more entries than this are skipped (0 = none skipped).
     public func nearest(
-        to queries: [UInt64], _ queryIndex: Int, references: [UInt64]
-    ) -> (index: Int, distance: Int)? {
-        precondition(queryIndex >= 0 && 4 * queryIndex + 4 <= queries.count, "query index out of range")
-        var bestIndex: Int32 = -1
-        var bestDistance: UInt32 = 257
+        queries: [UInt64], references: [UInt64], bucketCap: Int = 0
+    ) -> [(index: Int32, distance: UInt32)] {
+        precondition(references.count == 4 * count, "references must be the indexed descriptors")
+        let m = queries.count / 4
+        var out = [(index: Int32, distance: UInt32)](repeating: (-1, 257), count: m)
+        let buckets = 1 << bits
+        let cap = bucketCap > 0 ? bucketCap : Int.max
         queries.withUnsafeBufferPointer { q in
             references.withUnsafeBufferPointer { r in
-                guard let qb = q.baseAddress, let rb = r.baseAddress else { return }
-                for t in 0..<tableCount {
-                    let k = Int(Self.key(q, queryIndex, positions[t]))
-                    let lo = Int(starts[t][k]), hi = Int(starts[t][k + 1])
-                    if hi == lo { continue }
-                    entries[t].withUnsafeBufferPointer { e in
-                        // Fenced: entries are descriptor indices < references.count / 4 by construction.
-                        var index: Int32 = -1
-                        var best: UInt32 = 257, second: UInt32 = 257
-                        glimpse_hamming_best2_indexed(
-                            qb + 4 * queryIndex, rb, e.baseAddress! + lo, hi - lo, &index, &best, &second)
-                        if best < bestDistance {
-                            bestDistance = best
-                            bestIndex = index
+                positions.withUnsafeBufferPointer { pos in
+                    starts.withUnsafeBufferPointer { st in
+                        entries.withUnsafeBufferPointer { en in
+                            // Fenced: entries hold indices < count, so every gathered descriptor is in `r`.
+                            guard let qb = q.baseAddress, let rb = r.baseAddress, let eb = en.baseAddress else { return }
+                            for i in 0..<m {
+                                var bestIndex: Int32 = -1
+                                var bestDistance: UInt32 = 257
+                                for t in 0..<tableCount {
+                                    let tablePositions = UnsafeBufferPointer(rebasing: pos[(t * bits)..<((t + 1) * bits)])
+                                    let k = Int(Self.key(q, i, tablePositions))
+                                    let so = t * (buckets + 1)
+                                    let lo = Int(st[so + k]), hi = Int(st[so + k + 1])
+                                    if hi == lo || hi - lo > cap { continue }
+                                    var index: Int32 = -1
+                                    var best: UInt32 = 257, second: UInt32 = 257
+                                    glimpse_hamming_best2_indexed(
+                                        qb + 4 * i, rb, eb + t * count + lo, hi - lo, &index, &best, &second)
+                                    if best < bestDistance {
+                                        bestDistance = best
+                                        bestIndex = index
+                                    }
+                                }
+                                out[i] = (bestIndex, bestDistance)
+                            }
                         }
                     }
                 }
             }
         }
-        return bestIndex < 0 ? nil : (Int(bestIndex), Int(bestDistance))
+        return out
     }
 
     /// Bytes held by the tables (offsets and entries).
     public var memoryBytes: Int {
-        starts.reduce(0) { $0 + $1.count * 4 } + entries.reduce(0) { $0 + $1.count * 4 }
+        (starts.count + entries.count) * MemoryLayout<UInt32>.size
     }
 }

@@ -19,6 +19,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var fastThreshold: Int
     /// FAST threshold used on a level that yields too few corners with ``fastThreshold``.
     public var fastFallbackThreshold: Int
+    /// Whether levels are stretched to the full range before detection (see ``GrayImage/contrastStretched()``).
+    public var contrastStretch: Bool
     /// The seed of the deterministic BRIEF sampling pattern.
     public var patternSeed: UInt64
 
@@ -26,6 +28,9 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var lshTables: Int
     /// Bits per LSH key when the index holds few descriptors; grows with the index (see ``LSHIndex``).
     public var lshBits: Int
+    /// Buckets holding more descriptors than this are skipped by shortlist lookups (0 = never):
+    /// crowded buckets hold generic, uninformative descriptors and cost most of the lookup time.
+    public var lshBucketCap: Int
     /// The number of candidate places passed from the shortlist to geometric verification.
     public var shortlistSize: Int
     /// A shortlist vote counts only when the nearest reference descriptor is at most this far (bits).
@@ -58,9 +63,11 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         pyramidScale: Double = 1.2,
         fastThreshold: Int = 20,
         fastFallbackThreshold: Int = 8,
+        contrastStretch: Bool = true,
         patternSeed: UInt64 = 0x6c69_6d70_7365,
         lshTables: Int = 6,
         lshBits: Int = 12,
+        lshBucketCap: Int = 64,
         shortlistSize: Int = 5,
         voteMaxDistance: Int = 64,
         ratio: Double = 0.8,
@@ -79,9 +86,11 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         self.pyramidScale = pyramidScale
         self.fastThreshold = fastThreshold
         self.fastFallbackThreshold = fastFallbackThreshold
+        self.contrastStretch = contrastStretch
         self.patternSeed = patternSeed
         self.lshTables = lshTables
         self.lshBits = lshBits
+        self.lshBucketCap = lshBucketCap
         self.shortlistSize = shortlistSize
         self.voteMaxDistance = voteMaxDistance
         self.ratio = ratio
@@ -100,7 +109,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// A stable text of the fields that change extracted features; equal text means compatible features.
     public var extractionFingerprint: String {
         "v1;long=\(maxLongSide);min=\(minLongSide);kp=\(maxKeypoints);levels=\(pyramidLevels);"
-            + "scale=\(pyramidScale);fast=\(fastThreshold)/\(fastFallbackThreshold);seed=\(patternSeed)"
+            + "scale=\(pyramidScale);fast=\(fastThreshold)/\(fastFallbackThreshold);"
+            + "stretch=\(contrastStretch);seed=\(patternSeed)"
     }
 
     /// Checks that every field is in range.
@@ -120,6 +130,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
                   "fastFallbackThreshold must be in 1...fastThreshold, got \(fastFallbackThreshold)")
         try check(lshTables >= 1 && lshTables <= 32, "lshTables must be in 1...32, got \(lshTables)")
         try check(lshBits >= 4 && lshBits <= 24, "lshBits must be in 4...24, got \(lshBits)")
+        try check(lshBucketCap >= 0, "lshBucketCap must be at least 0, got \(lshBucketCap)")
         try check(shortlistSize >= 1, "shortlistSize must be at least 1, got \(shortlistSize)")
         try check(ratio > 0 && ratio <= 1, "ratio must be in (0, 1], got \(ratio)")
         try check(ransacIterations >= 1, "ransacIterations must be at least 1, got \(ransacIterations)")
@@ -134,6 +145,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
 public enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A ``VisionConfiguration`` field is out of range.
     case invalidConfiguration(String)
+    /// A reference photo could not be examined, read or decoded.
+    case referencePhoto(path: String, reason: String)
     /// The feature cache file could not be read or written.
     case cacheIO(path: String, reason: String)
     /// The feature cache file is not a Glimpse feature cache, or is damaged.
@@ -146,6 +159,8 @@ public enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidConfiguration(let message):
             "invalid vision configuration: \(message)"
+        case let .referencePhoto(path, reason):
+            "reference photo \(path): \(reason); check that the catalog points at a readable PNG or JPEG"
         case let .cacheIO(path, reason):
             "feature cache \(path): \(reason); check the path and its permissions"
         case let .cacheCorrupt(path, reason):

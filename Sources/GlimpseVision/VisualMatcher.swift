@@ -26,7 +26,7 @@ public final class VisualMatcher: Sendable {
     /// The reference that owns each descriptor.
     let owners: [UInt32]
     /// The shortlist index over `words`.
-    let lsh: LSHIndex
+    public let lsh: LSHIndex
 
     /// Builds a matcher over `references` (identifiers should be unique; features must have been
     /// extracted with the same extraction settings as `configuration`).
@@ -134,10 +134,10 @@ public final class VisualMatcher: Sendable {
     public func shortlist(_ features: ImageFeatures) -> [(reference: Int, votes: Int)] {
         guard referenceCount > 0, features.count > 0 else { return [] }
         var votes = [Int32](repeating: 0, count: referenceCount)
-        let q = features.descriptorWords
-        for i in 0..<features.count {
-            guard let nn = lsh.nearest(to: q, i, references: words) else { continue }
-            if nn.distance <= configuration.voteMaxDistance { votes[Int(owners[nn.index])] += 1 }
+        let nearest = lsh.nearest(
+            queries: features.descriptorWords, references: words, bucketCap: configuration.lshBucketCap)
+        for nn in nearest where nn.index >= 0 && Int(nn.distance) <= configuration.voteMaxDistance {
+            votes[Int(owners[Int(nn.index)])] += 1
         }
         // Partial selection of the top K by votes (ties: lower index first).
         let k = min(configuration.shortlistSize, referenceCount)

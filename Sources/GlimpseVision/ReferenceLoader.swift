@@ -1,0 +1,58 @@
+import GlimpseImage
+
+/// Computes, or loads from the feature cache, the features of a set of reference photos.
+public enum ReferenceLoader {
+    /// Where the references came from.
+    public enum Source: String, Sendable {
+        /// Read from a valid cache file.
+        case cache
+        /// Decoded and extracted from the photos (and written to the cache when a path was given).
+        case extracted
+    }
+
+    /// The features of `photos`, in order.
+    ///
+    /// With a `cachePath`, a valid cache is used; a missing, stale or damaged one is rebuilt from the
+    /// photos and rewritten (the reason it was not used is returned in `cacheProblem`).
+    ///
+    /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when a photo cannot be read or decoded,
+    ///   ``VisionError/cacheIO(path:reason:)`` when the rebuilt cache cannot be written.
+    public static func load(
+        photos: [ReferencePhoto], configuration: VisionConfiguration = .default, cachePath: String? = nil
+    ) throws(VisionError) -> (references: [(id: String, features: ImageFeatures)], source: Source, cacheProblem: VisionError?) {
+        var problem: VisionError?
+        var key: UInt64 = 0
+        if let cachePath {
+            key = try FeatureCache.key(for: photos, configuration: configuration)
+            do {
+                let cached = try FeatureCache.read(path: cachePath, expectedKey: key, configuration: configuration)
+                if cached.map(\.id) == photos.map(\.id) { return (cached, .cache, nil) }
+                problem = .cacheStale(path: cachePath, reason: "it lists other references")
+            } catch {
+                problem = error
+            }
+        }
+        var references: [(id: String, features: ImageFeatures)] = []
+        references.reserveCapacity(photos.count)
+        for photo in photos {
+            references.append((photo.id, try features(ofPhotoAt: photo.path, configuration: configuration)))
+        }
+        if let cachePath {
+            try FeatureCache.write(references, key: key, configuration: configuration, path: cachePath)
+        }
+        return (references, .extracted, problem)
+    }
+
+    /// Decodes the photo at `path` at reduced scale and extracts its features.
+    ///
+    /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when it cannot be read or decoded.
+    public static func features(ofPhotoAt path: String, configuration: VisionConfiguration = .default) throws(VisionError) -> ImageFeatures {
+        do {
+            let decoded = try ImageDecoder.decode(
+                contentsOfFile: path, options: DecodingOptions(maxDimension: configuration.maxLongSide))
+            return FeatureExtractor.extract(from: decoded.pixelBuffer, configuration: configuration)
+        } catch {
+            throw .referencePhoto(path: path, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+@testable import GlimpseVision
+
+@Suite struct HammingTests {
+    /// The plain definition: count differing bits one at a time.
+    static func plainDistance(_ a: [UInt64], _ i: Int, _ b: [UInt64], _ j: Int) -> Int {
+        var d = 0
+        for w in 0..<4 {
+            let x = a[4 * i + w] ^ b[4 * j + w]
+            for bit in 0..<64 where (x >> UInt64(bit)) & 1 == 1 { d += 1 }
+        }
+        return d
+    }
+
+    static func randomDescriptors(_ n: Int, seed: UInt64) -> [UInt64] {
+        var rng = TestRandom(state: seed)
+        return (0..<(4 * n)).map { _ in rng.next() }
+    }
+
+    @Test func distanceMatchesPlainCount() {
+        let a = Self.randomDescriptors(50, seed: 1), b = Self.randomDescriptors(50, seed: 2)
+        for i in 0..<50 { for j in 0..<50 {
+            #expect(Hamming.distance(a, i, b, j) == Self.plainDistance(a, i, b, j))
+        } }
+        #expect(Hamming.distance(a, 3, a, 3) == 0)
+        let ones: [UInt64] = [.max, .max, .max, .max], zeros: [UInt64] = [0, 0, 0, 0]
+        #expect(Hamming.distance(ones, 0, zeros, 0) == 256)
+    }
+
+    @Test func nearestTwoMatchesBruteForce() {
+        let refs = Self.randomDescriptors(300, seed: 3), queries = Self.randomDescriptors(20, seed: 4)
+        for q in 0..<20 {
+            let all = (0..<300).map { Self.plainDistance(queries, q, refs, $0) }
+            let sorted = all.sorted()
+            let r = Hamming.nearestTwo(query: queries, q, in: refs, start: 0, count: 300)
+            #expect(r.distance == sorted[0])
+            #expect(r.second == sorted[1])
+            #expect(all[r.index] == sorted[0])
+            // A sub-range reports indices relative to its start.
+            let sub = Hamming.nearestTwo(query: queries, q, in: refs, start: 100, count: 50)
+            let subAll = (100..<150).map { Self.plainDistance(queries, q, refs, $0) }
+            #expect(sub.distance == subAll.min())
+            #expect(subAll[sub.index] == sub.distance)
+        }
+        let empty = Hamming.nearestTwo(query: queries, 0, in: refs, start: 0, count: 0)
+        #expect(empty.index == -1 && empty.distance == 257)
+    }
+
+    @Test func distancesListMatchesPlainCount() {
+        let refs = Self.randomDescriptors(64, seed: 5), q = Self.randomDescriptors(1, seed: 6)
+        let d = Hamming.distances(query: q, 0, to: refs)
+        #expect(d.count == 64)
+        for j in 0..<64 { #expect(Int(d[j]) == Self.plainDistance(q, 0, refs, j)) }
+    }
+
+    @Test func lshFindsExactAndNearCopies() {
+        let refs = Self.randomDescriptors(5000, seed: 7)
+        let index = LSHIndex(words: refs, tables: 6, minimumBits: 12)
+        // Queries: exact copies, and copies with 8 bits flipped.
+        var queries: [UInt64] = []
+        var rng = TestRandom(state: 8)
+        for i in stride(from: 0, to: 5000, by: 50) {
+            var d = Array(refs[(4 * i)..<(4 * i + 4)])
+            queries.append(contentsOf: d)
+            for _ in 0..<8 { let b = Int(rng.next() % 256); d[b / 64] ^= 1 << UInt64(b % 64) }
+            queries.append(contentsOf: d)
+        }
+        let found = index.nearest(queries: queries, references: refs)
+        var exact = 0, near = 0
+        for k in 0..<100 {
+            if found[2 * k].index == Int32(k * 50) && found[2 * k].distance == 0 { exact += 1 }
+            if found[2 * k + 1].index == Int32(k * 50) { near += 1 }
+            // Whatever is returned, its reported distance is the true one.
+            for slot in [2 * k, 2 * k + 1] where found[slot].index >= 0 {
+                #expect(Int(found[slot].distance) == Self.plainDistance(queries, slot, refs, Int(found[slot].index)))
+            }
+        }
+        #expect(exact == 100)
+        #expect(near >= 90)
+        #expect(index.meanScannedPerTable >= 1)
+    }
+}

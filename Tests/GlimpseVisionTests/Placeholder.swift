@@ -1,1 +1,0 @@
-// GlimpseVisionTests: placeholder; replaced as the tests are written.

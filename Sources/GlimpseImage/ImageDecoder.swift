@@ -3,6 +3,13 @@
 /// Decoding is synchronous and thread-safe: any number of decodes may run at once on
 /// different threads. Sizes are checked against ``DecodingLimits`` from the header, before
 /// pixel memory is allocated.
+///
+/// Decoding is strict: JPEG data that libjpeg would otherwise patch over (a premature end of
+/// file or of a data segment, bad Huffman codes, lost restart markers) is refused as
+/// ``ImageDecodingError/truncated(format:message:)`` or ``ImageDecodingError/corrupt(format:message:)``,
+/// and a PNG must be complete up to its IEND chunk. Harmless problems (extraneous bytes between
+/// JPEG markers, a bad CRC on an ancillary PNG chunk) are counted in
+/// ``DecodedImage/warningCount`` and decoding goes on.
 public enum ImageDecoder {
     /// The format whose signature starts `data` (never judged by a file name), or `nil`.
     public static func format(of data: [UInt8]) -> ImageFormat? {

@@ -200,4 +200,25 @@ struct MalformedInputTests {
             #expect(message.contains("CRC"))
         }
     }
+
+    @Test("a bad CRC on an ancillary chunk is a warning; the image still decodes")
+    func ancillaryCRC() throws {
+        let png = try Self.smallPNG()
+        var text = HandBuiltPNG.chunk("tEXt", Array("Comment\u{0}made by the test".utf8))
+        text[text.count - 1] ^= 0xFF
+        let clean = try ImageDecoder.decode(png)
+        let damaged = try ImageDecoder.decode(HandBuiltPNG.inserting(text, into: png))
+        #expect(clean.warningCount == 0)
+        #expect(damaged.warningCount >= 1)
+        #expect(damaged.pixelBuffer == clean.pixelBuffer)
+    }
+
+    @Test("a 9 MB zTXt chunk is skipped with a warning and the image still decodes")
+    func hugeTextChunk() throws {
+        let png = try Self.smallPNG()
+        let text = HandBuiltPNG.chunk("zTXt", Array("Comment\u{0}\u{0}".utf8) + [UInt8](repeating: 0x41, count: 9_000_000))
+        let image = try ImageDecoder.decode(HandBuiltPNG.inserting(text, into: png))
+        #expect(image.warningCount >= 1)
+        #expect(image.pixelBuffer == (try ImageDecoder.decode(png)).pixelBuffer)
+    }
 }

@@ -205,13 +205,20 @@ enum Synthetic {
 
 /// CRC-32 (PNG chunks), for hand-built files.
 enum CRC32 {
-    static func of(_ bytes: some Sequence<UInt8>) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
+    static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = (c >> 1) ^ (c & 1 == 1 ? 0xEDB8_8320 : 0) }
+        return c
+    }
+
+    static func of(_ bytes: [UInt8]) -> UInt32 {
+        table.withUnsafeBufferPointer { t in
+            bytes.withUnsafeBufferPointer { b in
+                var crc: UInt32 = 0xFFFF_FFFF
+                for byte in b { crc = t[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+                return ~crc
+            }
         }
-        return ~crc
     }
 }
 
@@ -219,6 +226,11 @@ enum CRC32 {
 enum HandBuiltPNG {
     static func be32(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// `png` with `chunk` inserted right after IHDR (which always ends at byte 33).
+    static func inserting(_ chunk: [UInt8], into png: [UInt8]) -> [UInt8] {
+        Array(png[0..<33]) + chunk + Array(png[33...])
     }
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

@@ -17,7 +17,8 @@ public struct Int8FlatIndex: NearestNeighborIndex {
     public let scales: [Float]
     /// The codes, `count × dimension` bytes, row by row.
     public let codes: [UInt8]
-    private let squaredScales: [Float]
+    /// `scaleⱼ²`, block-permuted for the kernels.
+    private let permutedSquaredScales: [Float]
 
     /// Quantizes the vectors of `flat`, keeping their ids and metric.
     public init(quantizing flat: FlatIndex) {
@@ -57,7 +58,7 @@ public struct Int8FlatIndex: NearestNeighborIndex {
         self.offsets = offsets
         self.scales = scales
         self.codes = codes
-        squaredScales = scales.map { $0 * $0 }
+        permutedSquaredScales = QuantizedKernel.permute(scales.map { $0 * $0 })
     }
 
     /// The number of stored vectors.
@@ -91,10 +92,11 @@ public struct Int8FlatIndex: NearestNeighborIndex {
                     constant += q[j] * offsets[j]
                 }
             }
+            transformed = QuantizedKernel.permute(transformed)
             let d = dimension
             let metric = self.metric
             transformed.withUnsafeBufferPointer { tq in
-                squaredScales.withUnsafeBufferPointer { weights in
+                permutedSquaredScales.withUnsafeBufferPointer { weights in
                     codes.withUnsafeBufferPointer { all in
                         // safe because all.count == ids.count × d and tq, weights hold d floats.
                         guard let t = tq.baseAddress, let w = weights.baseAddress, var row = all.baseAddress else {

@@ -2,10 +2,45 @@
 //
 // Each kernel reads exactly `count` elements from each pointer; callers guarantee that every pointer
 // addresses at least `count` initialised elements (rows of a buffer whose length they checked).
+//
+// Bytes are widened without integer-to-float conversion instructions: 16 codes are loaded as four
+// 32-bit words; masking and shifting the words gives four vectors holding the codes at positions
+// (4k + j) for j = 0…3, and OR-ing each into the mantissa of 2²³ then subtracting 2²³ turns it into
+// exact floats. The float operands are therefore stored block-permuted (see ``permute(_:)``); the
+// tail after the last full block of 16 keeps its natural order.
 
 /// Kernels that compare a float query with a row of 8-bit codes.
 enum QuantizedKernel {
-    /// `Σ wⱼ (qⱼ − cⱼ)²`, the squared Euclidean distance in code space with per-dimension weights.
+    /// Reorders each full block of 16 floats to match the lane order the kernels widen codes into:
+    /// `out[16b + 4j + k] = in[16b + 4k + j]`. The tail is copied unchanged.
+    static func permute(_ values: [Float]) -> [Float] {
+        var out = values
+        let blocks = values.count / 16
+        for b in 0..<blocks {
+            for j in 0..<4 {
+                for k in 0..<4 { out[16 * b + 4 * j + k] = values[16 * b + 4 * k + j] }
+            }
+        }
+        return out
+    }
+
+    /// The four code vectors of a 16-byte block, as floats, in permuted lane order.
+    @inline(__always)
+    private static func widen(_ codes: UnsafeRawPointer, at offset: Int)
+        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    {
+        let words = SIMD4<UInt32>(littleEndianWords: codes.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt32>.self))
+        let mask = SIMD4<UInt32>(repeating: 0xFF)
+        let exponent = SIMD4<UInt32>(repeating: 0x4B00_0000)
+        let bias = SIMD4<Float>(repeating: 8_388_608)
+        let a = unsafeBitCast((words & mask) | exponent, to: SIMD4<Float>.self) - bias
+        let b = unsafeBitCast(((words &>> 8) & mask) | exponent, to: SIMD4<Float>.self) - bias
+        let c = unsafeBitCast(((words &>> 16) & mask) | exponent, to: SIMD4<Float>.self) - bias
+        let d = unsafeBitCast((words &>> 24) | exponent, to: SIMD4<Float>.self) - bias
+        return (a, b, c, d)
+    }
+
+    /// `Σ wⱼ (qⱼ − cⱼ)²` with `query` and `weights` block-permuted.
     @inline(__always)
     static func weightedSquaredDifference(
         _ query: UnsafePointer<Float>, _ weights: UnsafePointer<Float>, _ codes: UnsafePointer<UInt8>, count: Int
@@ -13,16 +48,23 @@ enum QuantizedKernel {
         let rq = UnsafeRawPointer(query)
         let rw = UnsafeRawPointer(weights)
         let rc = UnsafeRawPointer(codes)
-        var acc = SIMD16<Float>()
+        var acc0 = SIMD4<Float>(), acc1 = SIMD4<Float>(), acc2 = SIMD4<Float>(), acc3 = SIMD4<Float>()
         var i = 0
-        // safe because i + 16 <= count: each load reads 16 elements inside the row.
+        // safe because i + 16 <= count: each load reads inside the row.
         while i + 16 <= count {
-            let c = SIMD16<Float>(rc.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
-            let d = rq.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self) - c
-            acc += d * d * rw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self)
+            let (a, b, c, d) = widen(rc, at: i)
+            let f = i &* 4
+            let da = rq.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self) - a
+            let db = rq.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self) - b
+            let dc = rq.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self) - c
+            let dd = rq.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self) - d
+            acc0 += da * da * rw.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self)
+            acc1 += db * db * rw.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self)
+            acc2 += dc * dc * rw.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self)
+            acc3 += dd * dd * rw.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self)
             i &+= 16
         }
-        var sum = acc.sum()
+        var sum = (acc0 + acc1 + acc2 + acc3).sum()
         // safe because i < count.
         while i < count {
             let d = query[i] - Float(codes[i])
@@ -32,25 +74,41 @@ enum QuantizedKernel {
         return sum
     }
 
-    /// `Σ qⱼ cⱼ`.
+    /// `Σ qⱼ cⱼ` with `query` block-permuted.
     @inline(__always)
     static func dot(_ query: UnsafePointer<Float>, _ codes: UnsafePointer<UInt8>, count: Int) -> Float {
         let rq = UnsafeRawPointer(query)
         let rc = UnsafeRawPointer(codes)
-        var acc = SIMD16<Float>()
+        var acc0 = SIMD4<Float>(), acc1 = SIMD4<Float>(), acc2 = SIMD4<Float>(), acc3 = SIMD4<Float>()
         var i = 0
         // safe because i + 16 <= count.
         while i + 16 <= count {
-            let c = SIMD16<Float>(rc.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
-            acc += rq.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self) * c
+            let (a, b, c, d) = widen(rc, at: i)
+            let f = i &* 4
+            acc0 += rq.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self) * a
+            acc1 += rq.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self) * b
+            acc2 += rq.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self) * c
+            acc3 += rq.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self) * d
             i &+= 16
         }
-        var sum = acc.sum()
+        var sum = (acc0 + acc1 + acc2 + acc3).sum()
         // safe because i < count.
         while i < count {
             sum += query[i] * Float(codes[i])
             i &+= 1
         }
         return sum
+    }
+}
+
+extension SIMD4 where Scalar == UInt32 {
+    /// Lanes read from little-endian memory, converted to this machine's byte order.
+    @inline(__always)
+    init(littleEndianWords raw: SIMD4<UInt32>) {
+        #if _endian(little)
+        self = raw
+        #else
+        self = SIMD4(raw[0].byteSwapped, raw[1].byteSwapped, raw[2].byteSwapped, raw[3].byteSwapped)
+        #endif
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GlimpseIntents
 import Synchronization
 
@@ -18,6 +19,8 @@ public struct CatalogSnapshot: Sendable {
     let vocabulary: [String: String]
     /// Vocabulary label → its position in the vocabulary.
     let labelOffsets: [String: Int]
+    /// Vocabulary label → how informative it is: `ln((places + 1) / (places carrying it + 0.5))`.
+    let labelInformativeness: [String: Double]
 
     /// Takes a snapshot of `catalog`.
     public init(_ catalog: Catalog) {
@@ -41,6 +44,14 @@ public struct CatalogSnapshot: Sendable {
         }
         self.vocabulary = vocabulary
         self.labelOffsets = offsets
+        var carriers: [String: Int] = [:]
+        for place in catalog.places {
+            for label in Set(place.labels) { carriers[label, default: 0] += 1 }
+        }
+        let placeCount = Double(catalog.places.count)
+        labelInformativeness = Dictionary(uniqueKeysWithValues: catalog.labels.map { label in
+            (label, log((placeCount + 1) / (Double(carriers[label] ?? 0) + 0.5)))
+        })
     }
 }
 

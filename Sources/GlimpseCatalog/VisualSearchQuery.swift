@@ -37,9 +37,13 @@ public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertib
 /// **Scores** are in 0…1, rounded to 4 decimals, and can be thresholded:
 /// - a place's score is the matcher's score for it; only candidates the matcher accepts are returned;
 /// - a collection's score is `1 − (1 − m)(1 − f)`, where `m` is the best match score among its
-///   places (0 if none) and `f` its label fit: the weighted share of the query labels carried by
-///   its places (each label weighted by its confidence and by the fraction of the collection's
-///   places that carry it). Collections with no matched place need `f ≥ minimumLabelFit`.
+///   places (0 if none) and `f` its label fit: `Σ wₗ·pₗ / Σ wₗ` over the query labels, where `pₗ` is
+///   the fraction of the collection's places that carry label `l` and `wₗ` is the label's
+///   confidence times its informativeness `ln((N + 1) / (nₗ + 0.5))` (`N` places in the catalog,
+///   `nₗ` of them carrying `l`), so a common label such as `sky` counts less than `boat`.
+///   Collections with no matched place need `f ≥ minimumLabelFit`.
+/// - a place's ``VisualSearchReason/labelFit`` is the same weighted share of the query labels that
+///   the place itself carries.
 ///
 /// **Paging.** At most `limit` results are returned per page (default 10). The page's cursor is
 /// opaque, signed, and bound to the catalog snapshot the results came from: later pages come from

@@ -3,9 +3,11 @@ enum VisualSearchRanking {
     static func rank(_ evidence: VisualSearchEvidence, in snapshot: CatalogSnapshot) -> [VisualSearchItem] {
         let catalog = snapshot.catalog
         let scale = VisualSearchEvidence.scale
+        // Each label counts with its confidence times its informativeness in this catalog.
         let labels: [(label: String, weight: Double)] = evidence.labels.compactMap { entry in
-            catalog.labels.indices.contains(entry.offset)
-                ? (catalog.labels[entry.offset], Double(entry.weight) / scale) : nil
+            guard catalog.labels.indices.contains(entry.offset) else { return nil }
+            let label = catalog.labels[entry.offset]
+            return (label, Double(entry.weight) / scale * (snapshot.labelInformativeness[label] ?? 0))
         }
         let totalWeight = labels.reduce(0) { $0 + $1.weight }
 

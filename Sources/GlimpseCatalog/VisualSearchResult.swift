@@ -61,7 +61,7 @@ public struct VisualSearchReason: Sendable, Hashable, CustomStringConvertible {
     public var inliers: Int?
     /// The query labels that voted for this result (labels of the place, or of the collection's places).
     public var votingLabels: [String]
-    /// The weighted share of the query labels that this result carries, 0…1.
+    /// The weighted share of the query labels that this result carries, 0…1 (see ``VisualSearchQuery``).
     public var labelFit: Double
 
     /// A short sentence, such as `matched eiffel-tower (0.91, 57 inliers); labels tower, building (fit 0.50)`.

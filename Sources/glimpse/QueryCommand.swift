@@ -16,7 +16,9 @@ struct QueryCommand: AsyncParsableCommand {
             that fit the labels. A place's score is the matcher's confidence, s / (s + acceptScore) for \
             s reproduced reference keypoints: 0.5 is the accept threshold. A collection's score is \
             1 − (1 − m)(1 − f), m being the best match among its places and f its label fit (the \
-            weighted share of the labels its places carry). Scores are in 0…1 and can be thresholded.
+            share of the labels its places carry, each label weighted by its confidence and by how rare \
+            it is in the catalog); collections without a matched place need f ≥ 0.2. Scores are in \
+            0…1 and can be thresholded.
 
             Labels come from --labels, else from the matched place's catalog labels, else from the label \
             model (--label-model, $GLIMPSE_LABEL_MODEL or Models/labels.glimpsemodel, when present).

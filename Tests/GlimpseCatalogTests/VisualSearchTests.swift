@@ -79,7 +79,12 @@ struct VisualSearchTests {
             let share = { (label: String) in
                 Double(members.filter { $0.labels.contains(label) }.count) / Double(members.count)
             }
-            let fit = (share("lake") + share("water")) / 2
+            let weight = { (label: String) in
+                log(Double(catalog.places.count + 1)
+                    / (Double(catalog.places.filter { $0.labels.contains(label) }.count) + 0.5))
+            }
+            let fit = (weight("lake") * share("lake") + weight("water") * share("water"))
+                / (weight("lake") + weight("water"))
             #expect(abs(item.reason.labelFit - fit) < 0.0001)
         }
     }

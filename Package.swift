@@ -175,7 +175,11 @@ let package = Package(
                     dependencies: ["GlimpseServer", "CGlimpseSocket"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseBatchTests",
-                    dependencies: ["GlimpseBatch", "GlimpseCatalog", "GlimpseImage", "GlimpseVision", "GlimpseServer"],
+                    dependencies: [
+                        "GlimpseBatch", "GlimpseCatalog", "GlimpseImage", "GlimpseVision", "GlimpseServer",
+                        .product(name: "Logging", package: "swift-log"),
+                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["glimpse"], swiftSettings: swiftSettings),
     ],

@@ -1,3 +1,4 @@
+import Foundation
 import GlimpseCatalog
 import GlimpseImage
 import GlimpseIntents
@@ -39,8 +40,15 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
     /// How query pictures are decoded.
     public let decoding: DecodingOptions
 
-    /// The label model file looked for in the current directory when none is named.
-    public static let defaultLabelModel = "Models/labels.glimpsemodel"
+    /// The label model file used when none is named: `$GLIMPSE_LABEL_MODEL`, else
+    /// `Models/labels.glimpsemodel` in the current directory.
+    public static var defaultLabelModel: String {
+        ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"] ?? "Models/labels.glimpsemodel"
+    }
+
+    /// How query pictures are decoded: the same bound as `glimpse query` and the daemon use, so a
+    /// batch record equals the answer to a single query of the same picture.
+    public static let queryDecoding = DecodingOptions(maxDimension: 2048)
 
     /// Loads the catalog in `catalogDirectory`, builds the matcher over all its places (on all
     /// cores), and loads the label model at `labelModel` when that file exists.
@@ -76,9 +84,7 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         let store = SnapshotStore()
         let snapshot = store.publish(catalog)
         self.query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
-        // JPEG queries decode at a DCT scale close to what extraction needs, which is far cheaper
-        // than decoding full size and resampling.
-        self.decoding = DecodingOptions(maxDimension: 2 * matcher.configuration.maxLongSide)
+        self.decoding = Self.queryDecoding
     }
 
     /// Matches one encoded picture.

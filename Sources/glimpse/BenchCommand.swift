@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GlimpseBatch
+import GlimpseCatalog
 import GlimpseIndex
 
 /// `glimpse bench`: query latency in process, against growing synthetic catalogs, or against a daemon.
@@ -12,8 +13,10 @@ struct BenchCommand: AsyncParsableCommand {
             In-process (the default): per-stage latency (decode, features, search, verification, whole \
             query) over the catalog's photos or --folder, one query at a time, after a warm-up pass.
 
-            --scale: the same k-nearest-neighbour query against synthetic catalogs of --sizes references \
-            (clustered vectors) for each index type, with build time and recall against the exact index.
+            --scale: the same query against synthetic catalogs of --sizes references, for each index type: \
+            flat and hnsw answer k-nearest-neighbour queries over clustered vectors (recall against the \
+            exact index); visual runs the real picture query (LSH shortlist and verification) over the \
+            catalog's references plus synthetic ones (recall = catalog photos that match themselves).
 
             --socket PATH: round trips of POST /v1/query against a running daemon at each --concurrency \
             level for --duration, errors counted.
@@ -50,8 +53,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Scale mode: queries per size and index.")
     var queries = 200
 
-    @Option(help: "Scale mode: index types, comma-separated (flat, hnsw).")
-    var index = "flat,hnsw"
+    @Option(help: "Scale mode: index types, comma-separated (flat, hnsw, visual).")
+    var index = "flat,hnsw,visual"
 
     @Option(help: "Scale mode: skip a graph build projected to take longer than this many seconds.")
     var maxBuildSeconds = 300.0
@@ -96,7 +99,15 @@ struct BenchCommand: AsyncParsableCommand {
                         + "efConstruction=\(bench.hnsw.efConstruction) efSearch=\(bench.hnsw.efSearch), "
                         + "built on \(bench.hnsw.buildThreads) threads",
                 ]
-                report.scale = try bench.run(progress: progress)
+                report.scale = bench.indexes.isEmpty ? [] : try bench.run(progress: progress)
+                if visual {
+                    let catalogValue = try Catalog.load(directory: catalog)
+                    let visualBench = VisualScaleBench(sizes: try integers(sizes, "--sizes"))
+                    report.notes.append(
+                        "visual: \(visualBench.queries) catalog photos as queries against the \(catalogValue.places.count) "
+                            + "real references plus synthetic ones; recall = share that match themselves")
+                    report.scale = (report.scale ?? []) + (try visualBench.run(catalog: catalogValue, progress: progress))
+                }
                 for row in report.scale ?? [] where row.skipped != nil {
                     report.notes.append("\(row.index) at \(row.references) references not run: \(row.skipped ?? "")")
                 }
@@ -141,11 +152,17 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func kinds() throws -> [ScaleBench.IndexKind] {
-        try index.split(separator: ",").map { name in
-            guard let kind = ScaleBench.IndexKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("--index takes flat and hnsw, not '\(name)'")
+        try index.split(separator: ",").compactMap { name in
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            if trimmed == "visual" { return nil }
+            guard let kind = ScaleBench.IndexKind(rawValue: trimmed) else {
+                throw ValidationError("--index takes flat, hnsw and visual, not '\(name)'")
             }
             return kind
         }
+    }
+
+    private var visual: Bool {
+        index.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "visual" }
     }
 }

@@ -1,0 +1,70 @@
+import GlimpseCatalog
+import GlimpseImage
+import GlimpseVision
+
+/// Measures how the real visual query (LSH shortlist over binary descriptors, then geometric
+/// verification) slows down as the catalog grows: the catalog's own references plus synthetic ones
+/// (``SyntheticReferences``: perturbed real descriptors at random positions, which crowd the
+/// shortlist like real photos but never verify).
+public struct VisualScaleBench: Sendable {
+    /// Catalog sizes, in references (the real ones included).
+    public var sizes: [Int]
+    /// Catalog photos used as queries (each should match itself).
+    public var queries: Int
+    /// Sizes whose descriptors would exceed this many are skipped (memory and build time).
+    public var maxDescriptors: Int
+
+    /// Creates a visual scale benchmark.
+    public init(sizes: [Int] = [1_000, 10_000, 100_000, 1_000_000], queries: Int = 20, maxDescriptors: Int = 12_000_000) {
+        self.sizes = sizes
+        self.queries = max(1, queries)
+        self.maxDescriptors = maxDescriptors
+    }
+
+    /// Runs every size over `catalog`, smallest first.
+    ///
+    /// - Throws: ``VisionError`` when a catalog photo cannot be decoded.
+    public func run(catalog: Catalog, progress: (String) -> Void = { _ in }) throws -> [ScaleRow] {
+        progress("extracting the features of \(catalog.places.count) catalog photos")
+        let photos = catalog.places.map { ReferencePhoto(id: $0.id, path: $0.photoPath) }
+        let real = try ReferenceLoader.load(photos: photos).references
+        let perReference = max(1, real.map(\.features.count).reduce(0, +) / max(1, real.count))
+        let probes = try catalog.places.prefix(queries).map { place in
+            (id: place.id, image: FeatureExtractor.prepare(
+                try ImageDecoder.decode(contentsOfFile: place.photoPath, options: CatalogMatcher.queryDecoding).pixelBuffer))
+        }
+        var rows: [ScaleRow] = []
+        let clock = ContinuousClock()
+        for size in sizes.sorted() {
+            let descriptors = size * perReference
+            guard descriptors <= maxDescriptors else {
+                rows.append(ScaleRow(
+                    index: "visual", references: size, dimension: 256,
+                    skipped: "\(descriptors) descriptors (\(perReference) per reference) is over the "
+                        + "\(maxDescriptors) budget for memory and build time on this machine"))
+                continue
+            }
+            progress("visual matcher, \(size) references: building")
+            let synthetic = SyntheticReferences.make(from: real, count: max(0, size - real.count))
+            var start = clock.now
+            let matcher = VisualMatcher(references: real + synthetic)
+            let build = seconds(clock.now - start)
+            progress("visual matcher, \(size) references: \(probes.count) queries")
+            var recorder = LatencyRecorder()
+            var hits = 0
+            _ = matcher.match(prepared: probes[0].image)
+            start = clock.now
+            for probe in probes {
+                let t0 = clock.now
+                let report = matcher.match(prepared: probe.image, limit: 5)
+                recorder.record(clock.now - t0)
+                if report.accepted?.referenceID == probe.id { hits += 1 }
+            }
+            rows.append(ScaleRow(
+                index: "visual", references: size, dimension: 256, buildSeconds: build,
+                recall: Double(hits) / Double(probes.count),
+                latency: recorder.summary(seconds: seconds(clock.now - start))))
+        }
+        return rows
+    }
+}

@@ -4,18 +4,23 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Crash-safe whole-file writes and size-checked reads.
 ///
-/// A save writes a temporary file in the target's directory (`.<name>.tmp.<pid>`, created exclusively),
+/// A save writes a temporary file in the target's directory (`.<name>.tmp.<pid>.<n>`, created exclusively),
 /// loops over short writes and `EINTR`, `fsync`s and closes it, renames it over the target and `fsync`s
 /// the directory. A crash at any moment leaves either the old file or the new one, plus at most a stale
-/// temporary file that ``removeStaleTemporaryFiles(forTarget:)`` deletes.
+/// temporary file that ``removeStaleTemporaryFiles(forTarget:)`` deletes (call it at startup, before any save).
 enum AtomicFile {
+    /// Numbers the temporary files of this process, so concurrent saves never share one.
+    private static let saves = Atomic<Int>(0)
+
     /// Replaces the file at `path` with `bytes`, durably and atomically.
     static func write(_ bytes: [UInt8], to path: String) throws(IndexFileError) {
         let (directory, name) = split(path)
-        let temporary = directory + "/." + name + ".tmp.\(getpid())"
+        let serial = saves.add(1, ordering: .relaxed).newValue
+        let temporary = directory + "/." + name + ".tmp.\(getpid()).\(serial)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure(path, "open", errno) }
         var closed = false
@@ -204,6 +209,8 @@ extension IndexFile {
     }
 
     /// Deletes temporary files that an interrupted save left next to `path`; returns how many were removed.
+    ///
+    /// Call it at startup, before this or another process starts saving to `path`.
     @discardableResult
     public static func removeStaleTemporaryFiles(forTarget path: String) -> Int {
         AtomicFile.removeStaleTemporaryFiles(forTarget: path)

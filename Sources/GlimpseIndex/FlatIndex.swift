@@ -39,7 +39,8 @@ public struct FlatIndex: NearestNeighborIndex {
     public init(dimension: Int, metric: DistanceMetric, rowMajor: [Float]) throws(IndexError) {
         try self.init(dimension: dimension, metric: metric)
         guard rowMajor.count % dimension == 0 else {
-            throw .dimensionMismatch(expected: dimension, actual: rowMajor.count % dimension)
+            throw .invalidParameter(
+                name: "rowMajor.count", value: rowMajor.count, reason: "pass a multiple of the dimension \(dimension)")
         }
         let rows = rowMajor.count / dimension
         guard rows <= IndexLimits.maximumCount else { throw .tooManyVectors(rows) }

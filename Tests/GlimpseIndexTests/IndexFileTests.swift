@@ -246,6 +246,23 @@ struct IndexFileTests {
         #expect(throws: IndexFileError.malformed("a stored vector has a non-finite component")) { try IndexFile.decode(nan) }
     }
 
+    @Test("concurrent saves to one path all succeed and leave one valid file")
+    func concurrentSaves() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { removeDirectory(directory) }
+        let flat = try Self.smallFlat()
+        let path = directory + "/shared.idx"
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask { try IndexFile.save(flat, to: path, tag: "writer-\(writer)") }
+            }
+            try await group.waitForAll()
+        }
+        #expect(listDirectory(directory) == ["shared.idx"])
+        let loaded = try IndexFile.load(from: path)
+        #expect(loaded.tag.hasPrefix("writer-") && loaded.index.count == 20)
+    }
+
     @Test("saving into a missing directory fails cleanly; stale temporary files are removed")
     func saveFailures() throws {
         let directory = try makeTemporaryDirectory()

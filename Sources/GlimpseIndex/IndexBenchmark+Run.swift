@@ -60,7 +60,7 @@ public enum IndexBenchmark {
             exactScanVersusMeasuredFloor: exactWall.meanMilliseconds / floor(bandwidth.wallGBps),
             exactScanCPUVersusReferenceFloor: exactCPU.meanMilliseconds / floor(referenceBandwidthGBps),
             exactScanCPUVersusMeasuredFloor: exactCPU.meanMilliseconds / floor(bandwidth.cpuGBps),
-            int8MemoryBytes: int8.memoryBytes, hnswBuildSeconds: nil, hnswMemoryBytes: nil, hnswLevels: nil,
+            int8MemoryBytes: int8.memoryBytes, hnswBuildSeconds: nil, hnswBuildCPUSeconds: nil, hnswMemoryBytes: nil, hnswLevels: nil,
             searches: [int8Row], files: [])
         if let directory = c.fileDirectory {
             report.files.append(try timeFile(flat, kind: "flat", directory: directory, progress: progress))
@@ -70,15 +70,19 @@ public enum IndexBenchmark {
         let parameters = HNSWParameters(
             maxLinks: c.hnswMaxLinks, efConstruction: c.hnswEfConstruction, efSearch: c.efSearchValues.first ?? 64,
             seed: c.seed, buildThreads: c.buildThreads)
+        let buildCPUStart = MemoryBandwidth.processCPUSeconds()
         start = clock.now
         let hnsw = try HNSWIndex(building: flat, parameters: parameters)
         let buildSeconds = MemoryBandwidth.seconds(clock.now - start)
+        let buildCPUSeconds = MemoryBandwidth.processCPUSeconds() - buildCPUStart
         report.hnswBuildSeconds = buildSeconds
+        report.hnswBuildCPUSeconds = buildCPUSeconds
         report.hnswMemoryBytes = hnsw.memoryBytes
         report.hnswLevels = hnsw.levelCount
         progress(
             "HNSW build (M \(c.hnswMaxLinks), efConstruction \(c.hnswEfConstruction), \(c.buildThreads) threads): "
-                + "\(format(buildSeconds)) s, \(hnsw.memoryBytes / 1_048_576) MiB, \(hnsw.levelCount) levels")
+                + "\(format(buildSeconds)) s wall, \(format(buildCPUSeconds)) s CPU, "
+                + "\(hnsw.memoryBytes / 1_048_576) MiB, \(hnsw.levelCount) levels")
         for ef in c.efSearchValues {
             let timing = try timeSearches(queries) { (q) throws(IndexError) in try hnsw.search(q, k: c.k, efSearch: ef) }
             let row = IndexBenchmarkReport.SearchRow(

@@ -130,6 +130,8 @@ public struct IndexBenchmarkReport: Sendable, Codable {
     public var int8MemoryBytes: Int
     /// Seconds to build the HNSW graph, or `nil` when not measured.
     public var hnswBuildSeconds: Double?
+    /// CPU seconds of all build threads together, or `nil` when not measured.
+    public var hnswBuildCPUSeconds: Double?
     /// Bytes held by the HNSW graph and its vectors.
     public var hnswMemoryBytes: Int?
     /// The number of HNSW levels.

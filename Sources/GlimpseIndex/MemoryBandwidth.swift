@@ -42,6 +42,13 @@ public enum MemoryBandwidth {
         return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
     }
 
+    /// CPU seconds used by all threads of this process so far.
+    public static func processCPUSeconds() -> Double {
+        var spec = timespec()
+        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec) == 0 else { return 0 }
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
     /// A duration in seconds.
     public static func seconds(_ duration: Duration) -> Double {
         let parts = duration.components

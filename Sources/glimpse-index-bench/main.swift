@@ -109,8 +109,8 @@ do {
             print("\(name): wall p50 \(row.latency.p50Milliseconds) p99 \(row.latency.p99Milliseconds) ms, "
                 + "CPU p50 \(row.cpu.p50Milliseconds) p99 \(row.cpu.p99Milliseconds) ms, recall \(row.recall)")
         }
-        if let build = r.hnswBuildSeconds, let memory = r.hnswMemoryBytes {
-            print("HNSW build \(build) s, memory \(memory / 1_048_576) MiB")
+        if let build = r.hnswBuildSeconds, let cpu = r.hnswBuildCPUSeconds, let memory = r.hnswMemoryBytes {
+            print("HNSW build \(build) s wall, \(cpu) s CPU, memory \(memory / 1_048_576) MiB")
         }
         for file in r.files {
             print("\(file.kind) file \(file.bytes) bytes: save \(file.saveSeconds) s, load \(file.loadSeconds) s")

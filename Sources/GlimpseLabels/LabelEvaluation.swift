@@ -83,20 +83,23 @@ public struct LabelEvaluationReport: Sendable, Codable {
 
 /// Measures label quality on unseen photos for one or more feature extractors.
 public enum LabelEvaluation {
-    /// Evaluates every extractor in `extractors` over the same references and queries.
+    /// Evaluates every extractor in `extractors` over the same references and queries, each storing
+    /// `views` of every reference photo.
     ///
     /// Vote settings are chosen by `folds`-fold cross-validation: a photo is always scored with settings
     /// calibrated on the other folds, so no score uses a threshold fitted on the photo itself.
     public static func run(
         vocabulary: [String], references: [LabelledPhoto], queries: [DistortedQuery],
-        extractors: [any ImageFeatureExtractor], folds: Int = 5, concurrency: Int = 2
+        extractors: [any ImageFeatureExtractor], views: ReferenceViews = .none, folds: Int = 5,
+        concurrency: Int = 2
     ) async throws(LabelBuildError) -> LabelEvaluationReport {
         var methods: [LabelEvaluationReport.Method] = []
         let queryPhotos = queries.map { LabelledPhoto(id: $0.path, path: $0.path, labels: []) }
         for extractor in extractors {
-            let builder = LabelModelBuilder(extractor: extractor)
+            let builder = LabelModelBuilder(extractor: extractor, views: views)
             let referenceFeatures = try await builder.features(of: references, concurrency: concurrency)
-            let queryFeatures = try await builder.features(of: queryPhotos, concurrency: concurrency)
+            let queryFeatures = try await builder.features(of: queryPhotos, views: ReferenceViews.none,
+                                                           concurrency: concurrency).map { $0[0] }
             methods.append(try evaluate(vocabulary: vocabulary, references: references,
                                         referenceFeatures: referenceFeatures, queries: queries,
                                         queryFeatures: queryFeatures, builder: builder, folds: folds))
@@ -106,39 +109,34 @@ public enum LabelEvaluation {
 
     /// Evaluates one extractor from precomputed feature vectors.
     static func evaluate(
-        vocabulary: [String], references: [LabelledPhoto], referenceFeatures: [[Float]],
+        vocabulary: [String], references: [LabelledPhoto], referenceFeatures: [[[Float]]],
         queries: [DistortedQuery], queryFeatures: [[Float]], builder: LabelModelBuilder, folds: Int
     ) throws(LabelBuildError) -> LabelEvaluationReport.Method {
-        let (model, _) = try builder.build(vocabulary: vocabulary, photos: references, features: referenceFeatures)
-        let labelledReferences = model.references
-        let truth = labelledReferences.map(\.labels)
-        let dimension = model.extractor.dimension
+        let built = try builder.assemble(vocabulary: vocabulary, photos: references, features: referenceFeatures,
+                                         vote: nil)
+        let model = built.model
         let foldCount = max(2, min(folds, references.count))
-        let foldOf = { (position: Int) in position % foldCount }
-
-        let table: NeighbourTable
+        let foldOf = { (photo: Int) in photo % foldCount }
         let queryTable: NeighbourTable
         do {
-            table = try NeighbourTable(leaveOneOutOver: model.vectors, dimension: dimension,
-                                       rows: model.extractor.rows, depth: VoteCalibration.depth)
-            queryTable = try NeighbourTable(queries: queryFeatures, excluded: queries.map { [$0.source] },
-                                            vectors: model.vectors, dimension: dimension, rows: model.extractor.rows,
-                                            depth: VoteCalibration.depth)
+            queryTable = try NeighbourTable(queries: queryFeatures, excluded: queries.map { Set(built.positions[$0.source]) },
+                                            vectors: model.vectors, dimension: model.extractor.dimension,
+                                            rows: model.extractor.rows, depth: VoteCalibration.depth)
         } catch {
             throw LabelBuildError("cannot index the feature vectors: \(error)")
         }
         var leaveOneOut = LabelMetrics()
         var distorted = LabelMetrics()
-        let queryTruth = queries.map { truth[$0.source] }
+        let queryTruth = queries.map { built.truth[$0.source] }
         for fold in 0..<foldCount {
-            let training = labelledReferences.indices.filter { foldOf($0) != fold }
-            let held = labelledReferences.indices.filter { foldOf($0) == fold }
-            let vote = VoteCalibration.calibrate(table: table, truth: truth, references: labelledReferences,
+            let training = references.indices.filter { foldOf($0) != fold }
+            let held = references.indices.filter { foldOf($0) == fold }
+            let vote = VoteCalibration.calibrate(table: built.table, truth: built.truth, references: model.references,
                                                  labelCount: vocabulary.count, subset: training).vote
-            VoteCalibration.evaluate(table: table, truth: truth, references: labelledReferences,
+            VoteCalibration.evaluate(table: built.table, truth: built.truth, references: model.references,
                                      vocabulary: vocabulary, subset: held, vote: vote, into: &leaveOneOut)
             let heldQueries = queries.indices.filter { foldOf(queries[$0].source) == fold }
-            VoteCalibration.evaluate(table: queryTable, truth: queryTruth, references: labelledReferences,
+            VoteCalibration.evaluate(table: queryTable, truth: queryTruth, references: model.references,
                                      vocabulary: vocabulary, subset: heldQueries, vote: vote, into: &distorted)
         }
         return LabelEvaluationReport.Method(

@@ -25,21 +25,28 @@ public enum LabelImageLoader {
 public struct LabelModelBuilder: Sendable {
     /// The feature extractor whose vectors the model stores.
     public let extractor: any ImageFeatureExtractor
+    /// The views (whole photo and crops) of each photo stored as references.
+    public let views: ReferenceViews
 
-    /// Creates a builder; the default extractor is the one new models use.
-    public init(extractor: any ImageFeatureExtractor = FeatureExtractors.standard) {
+    /// Creates a builder; the defaults are those of the committed model.
+    public init(extractor: any ImageFeatureExtractor = FeatureExtractors.standard, views: ReferenceViews = .none) {
         self.extractor = extractor
+        self.views = views
     }
 
-    /// The feature vector of each photo, in order, decoding `concurrency` photos at a time.
+    /// For each photo, in order, the feature vectors of its views (the whole photo first), decoding
+    /// `concurrency` photos at a time. `views` defaults to the builder's.
     ///
     /// - Throws: ``LabelBuildError`` naming the first photo that cannot be decoded.
-    public func features(of photos: [LabelledPhoto], concurrency: Int = 2) async throws(LabelBuildError) -> [[Float]] {
+    public func features(
+        of photos: [LabelledPhoto], views: ReferenceViews? = nil, concurrency: Int = 2
+    ) async throws(LabelBuildError) -> [[[Float]]] {
         let paths = photos.map(\.path)
         let extractor = self.extractor
-        return try await Self.concurrentMap(paths, concurrency: concurrency) { (path) throws(LabelBuildError) -> [Float] in
+        let views = views ?? self.views
+        return try await Self.concurrentMap(paths, concurrency: concurrency) { (path) throws(LabelBuildError) -> [[Float]] in
             do {
-                return extractor.features(of: try LabelImageLoader.load(path))
+                return views.views(of: try LabelImageLoader.load(path)).map { extractor.features(of: $0) }
             } catch {
                 throw LabelBuildError("cannot decode labelled photo \(path): \(error); fix or remove it from its "
                     + "labels.json or catalog.json")
@@ -47,53 +54,83 @@ public struct LabelModelBuilder: Sendable {
         }
     }
 
-    /// A model of `photos` (whose `features` were computed by this builder's extractor), with `vote`
-    /// or, when `vote` is `nil`, the vote settings that maximise leave-one-out micro F1 over the photos.
+    /// A model of `photos`, whose view `features` were computed by this builder's extractor, with `vote`
+    /// or, when `vote` is `nil`, the vote settings that maximise leave-one-out micro F1 over the photos
+    /// (each photo labelled with all views of itself left out).
     ///
     /// - Returns: the model and the leave-one-out micro F1 of its vote settings.
     public func build(
-        vocabulary: [String], photos: [LabelledPhoto], features: [[Float]], vote: VoteParameters? = nil
+        vocabulary: [String], photos: [LabelledPhoto], features: [[[Float]]], vote: VoteParameters? = nil
     ) throws(LabelBuildError) -> (model: LabelModel, leaveOneOutF1: Double) {
-        guard photos.count == features.count, !photos.isEmpty else {
-            throw LabelBuildError("\(photos.count) photos but \(features.count) feature vectors; need one per photo")
+        let built = try assemble(vocabulary: vocabulary, photos: photos, features: features, vote: vote)
+        return (built.model, built.leaveOneOutF1)
+    }
+
+    /// A model with what evaluation reuses: where each photo's views are, and the leave-one-out table.
+    struct Assembled {
+        let model: LabelModel
+        let leaveOneOutF1: Double
+        /// Reference positions of each photo's views.
+        let positions: [[Int]]
+        /// Each photo's nearest references, all its own views left out.
+        let table: NeighbourTable
+        /// Each photo's label indices.
+        let truth: [[Int]]
+    }
+
+    func assemble(
+        vocabulary: [String], photos: [LabelledPhoto], features: [[[Float]]], vote: VoteParameters?
+    ) throws(LabelBuildError) -> Assembled {
+        guard photos.count == features.count, !photos.isEmpty, features.allSatisfy({ !$0.isEmpty }) else {
+            throw LabelBuildError("\(photos.count) photos but \(features.count) feature sets; need one per photo")
         }
-        let position = Dictionary(vocabulary.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        let index = Dictionary(vocabulary.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        let descriptor = extractor.descriptor
         var references: [LabelledReference] = []
-        for photo in photos {
+        var positions: [[Int]] = []
+        var truth: [[Int]] = []
+        var vectors: [Float] = []
+        for (photo, views) in zip(photos, features) {
             var labels: [Int] = []
             for label in photo.labels {
-                guard let index = position[label] else {
+                guard let position = index[label] else {
                     throw LabelBuildError("photo \(photo.id) has label \"\(label)\", which is not in the vocabulary")
                 }
-                labels.append(index)
+                labels.append(position)
             }
-            references.append(LabelledReference(id: photo.id, labels: labels))
-        }
-        let descriptor = extractor.descriptor
-        let vectors = features.flatMap { $0 }
-        guard features.allSatisfy({ $0.count == descriptor.rows * descriptor.dimension }) else {
-            throw LabelBuildError("a feature vector does not have the extractor's \(descriptor.rows) × "
-                + "\(descriptor.dimension) values")
+            let reference = LabelledReference(id: photo.id, labels: labels)
+            truth.append(reference.labels)
+            var mine: [Int] = []
+            for view in views {
+                guard view.count == descriptor.rows * descriptor.dimension else {
+                    throw LabelBuildError("a feature vector of \(photo.id) does not have the extractor's "
+                        + "\(descriptor.rows) × \(descriptor.dimension) values")
+                }
+                mine.append(references.count)
+                references.append(reference)
+                vectors += view
+            }
+            positions.append(mine)
         }
         let table: NeighbourTable
         do {
-            table = try NeighbourTable(leaveOneOutOver: vectors, dimension: descriptor.dimension,
-                                       rows: descriptor.rows, depth: VoteCalibration.depth)
+            table = try NeighbourTable(queries: features.map { $0[0] }, excluded: positions.map(Set.init),
+                                       vectors: vectors, dimension: descriptor.dimension, rows: descriptor.rows,
+                                       depth: VoteCalibration.depth)
         } catch {
             throw LabelBuildError("cannot index the feature vectors: \(error)")
         }
-        let truth = references.map(\.labels)
-        let calibrated = VoteCalibration.calibrate(
+        let chosen = vote ?? VoteCalibration.calibrate(
             table: table, truth: truth, references: references, labelCount: vocabulary.count,
-            subset: Array(references.indices))
-        let chosen = vote ?? calibrated.vote
+            subset: Array(photos.indices)).vote
         var metrics = LabelMetrics()
         VoteCalibration.evaluate(table: table, truth: truth, references: references, vocabulary: vocabulary,
-                                 subset: Array(references.indices), vote: chosen, into: &metrics)
+                                 subset: Array(photos.indices), vote: chosen, into: &metrics)
         do {
             let model = try LabelModel(featureExtractor: extractor, vote: chosen, vocabulary: vocabulary,
                                        references: references, vectors: vectors)
-            return (model, metrics.micro.f1)
+            return Assembled(model: model, leaveOneOutF1: metrics.micro.f1, positions: positions, table: table,
+                             truth: truth)
         } catch {
             throw LabelBuildError("\(error)")
         }

@@ -6,15 +6,6 @@ struct NeighbourTable: Sendable {
     /// `lists[query][row]`: up to `depth` (reference position, squared distance) pairs.
     let lists: [[[(position: Int, squaredDistance: Float)]]]
 
-    /// Neighbours of every reference's rows among the rows of the other references (leave-one-out).
-    init(leaveOneOutOver vectors: [Float], dimension: Int, rows: Int, depth: Int) throws(IndexError) {
-        let size = rows * dimension
-        let count = vectors.count / max(1, size)
-        let queries = (0..<count).map { Array(vectors[($0 * size)..<(($0 + 1) * size)]) }
-        try self.init(queries: queries, excluded: (0..<count).map { [$0] }, vectors: vectors,
-                      dimension: dimension, rows: rows, depth: depth)
-    }
-
     /// Neighbours of the rows of each query, ignoring for query `i` the references in `excluded[i]`.
     init(queries: [[Float]], excluded: [Set<Int>], vectors: [Float], dimension: Int, rows: Int,
          depth: Int) throws(IndexError) {

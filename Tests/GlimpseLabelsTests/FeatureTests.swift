@@ -83,3 +83,26 @@ struct FeatureTests {
         #expect(Float.atan2Folded(0, 0) == 0)
     }
 }
+
+@Suite("Reference views")
+struct ReferenceViewTests {
+    @Test("a crop copies exactly the pixels inside its rectangle")
+    func crop() throws {
+        let image = try Fixtures.image(width: 10, height: 6) { x, y in (UInt8(x), UInt8(y), 7) }
+        let cropped = try #require(image.cropped(x: 3, y: 2, width: 4, height: 3))
+        let expected = try Fixtures.image(width: 4, height: 3) { x, y in (UInt8(x + 3), UInt8(y + 2), 7) }
+        #expect(cropped == expected)
+        #expect(image.cropped(x: 8, y: 0, width: 4, height: 1) == nil)
+        #expect(image.cropped(x: -1, y: 0, width: 2, height: 1) == nil)
+    }
+
+    @Test("views are the whole picture first, then one per crop")
+    func views() throws {
+        let image = try Fixtures.image(width: 40, height: 20) { x, _ in (UInt8(x), 0, 0) }
+        let views = ReferenceViews.crops.views(of: image)
+        #expect(views.count == 4)
+        #expect(views[0] == image)
+        #expect(views[1].width == 32 && views[1].height == 16)
+        #expect(ReferenceViews.none.views(of: image).count == 1)
+    }
+}

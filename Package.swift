@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "GlimpseServer",
             dependencies: [
-                "CGlimpseSocket", "GlimpseImage",
+                "CGlimpseSocket", "GlimpseImage", "GlimpseIntents", "GlimpseCatalog", "GlimpseLabels", "GlimpseVision",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -121,6 +121,12 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Release benchmark of the daemon: socket round trips versus the same query in process.
+        .executableTarget(
+            name: "glimpse-server-bench",
+            dependencies: ["GlimpseServer", "GlimpseImage", "GlimpseIntents"],
             swiftSettings: swiftSettings
         ),
 
@@ -173,7 +179,13 @@ let package = Package(
                     dependencies: ["GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
-                    dependencies: ["GlimpseServer", "CGlimpseSocket"],
+                    dependencies: [
+                        "GlimpseServer", "CGlimpseSocket", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage",
+                        .product(name: "NIOCore", package: "swift-nio"),
+                        .product(name: "NIOHTTP1", package: "swift-nio"),
+                        .product(name: "Logging", package: "swift-log"),
+                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                    ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseBatchTests",
                     dependencies: [

@@ -32,7 +32,9 @@ struct APIMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             let apiError = Self.apiError(for: error)
-            if apiError.status.code >= 500 {
+            if apiError.status == .serviceUnavailable {
+                context.logger.notice("request refused", metadata: ["error": "\(apiError)"])
+            } else if apiError.status.code >= 500 {
                 context.logger.error("request failed", metadata: ["error": "\(error)"])
             } else {
                 context.logger.debug("request refused", metadata: ["error": "\(apiError)"])

@@ -53,7 +53,7 @@ struct APIRoutes: Sendable {
         try checkImageContentType(request)
         let labels = try labelsParameter(request)
         let limit = try limitParameter(request)
-        let body = try await request.body.collect(upTo: limits.maxBodyBytes)
+        let body = try await collectBody(request, upTo: limits.maxBodyBytes)
         let bodyDone = ContinuousClock.now
         metrics.recordStage("body", duration: bodyDone - start)
         guard body.readableBytes > 0 else {
@@ -73,7 +73,7 @@ struct APIRoutes: Sendable {
             }
             let decodeDone = ContinuousClock.now
             try cancellation.check()
-            let page = try service.search(
+            let page = try await service.search(
                 image: decoded.pixelBuffer, labels: labels, limit: limit, cancellation: cancellation
             )
             let queryDone = ContinuousClock.now
@@ -92,11 +92,7 @@ struct APIRoutes: Sendable {
             totalMs: (ContinuousClock.now - start).milliseconds
         )
         let encodeStart = ContinuousClock.now
-        let response = try json(
-            QueryResponseJSON(
-                results: page.results, labels: page.labels, next: page.next, image: image, timings: timings
-            )
-        )
+        let response = try json(QueryResponseJSON(page: page, image: image, timings: timings))
         metrics.recordStage("encode", duration: ContinuousClock.now - encodeStart)
         return response
     }
@@ -108,12 +104,12 @@ struct APIRoutes: Sendable {
         }
         let service = self.service
         let page = try await runQuery(on: context) { cancellation in
-            try service.nextPage(cursor: cursor, cancellation: cancellation)
+            try await service.nextPage(cursor: cursor, cancellation: cancellation)
         }
         let elapsed = ContinuousClock.now - start
         return try json(
             QueryResponseJSON(
-                results: page.results, labels: page.labels, next: page.next, image: nil,
+                page: page, image: nil,
                 timings: TimingsJSON(bodyMs: 0, decodeMs: 0, queryMs: elapsed.milliseconds, totalMs: elapsed.milliseconds)
             )
         )
@@ -127,7 +123,7 @@ struct APIRoutes: Sendable {
         }
         let limit = try limitParameter(request)
         let service = self.service
-        let entities = try await runQuery(on: context) { _ in try service.entities(matching: text, limit: limit) }
+        let entities = try await runQuery(on: context) { _ in try await service.entities(matching: text, limit: limit) }
         return try json(EntityListJSON(entities: entities))
     }
 
@@ -135,7 +131,7 @@ struct APIRoutes: Sendable {
         let type = try context.parameters.require("type")
         let id = try context.parameters.require("id")
         let service = self.service
-        let found = try await runQuery(on: context) { _ in try service.entity(type: type, id: id) }
+        let found = try await runQuery(on: context) { _ in try await service.entity(type: type, id: id) }
         guard let found else {
             throw APIError.notFound("no_such_entity", "there is no \(type) with id \(id)")
         }
@@ -150,7 +146,7 @@ struct APIRoutes: Sendable {
                 message: "the body is \(contentType); send the query as application/json"
             )
         }
-        let body = try await request.body.collect(upTo: min(limits.maxBodyBytes, 1 << 20))
+        let body = try await collectBody(request, upTo: min(limits.maxBodyBytes, 1 << 20))
         let query: PropertyQueryJSON
         do {
             query = try JSONDecoder().decode(PropertyQueryJSON.self, from: Data(buffer: body))
@@ -161,16 +157,28 @@ struct APIRoutes: Sendable {
             throw APIError.badRequest("bad_limit", "limit must be between 1 and \(limits.maxResultLimit)")
         }
         let service = self.service
-        let entities = try await runQuery(on: context) { _ in try service.entities(type: type, query: query) }
+        let entities = try await runQuery(on: context) { _ in try await service.entities(type: type, query: query) }
         return try json(EntityListJSON(entities: entities))
     }
 
     // MARK: - Helpers
 
+    /// The whole body; a body cut short (the client went away, or the request guard answered
+    /// 413/408 and closed) is a client error, not a server one.
+    private func collectBody(_ request: Request, upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch let error as any HTTPResponseError {
+            throw APIError(error.status, code: "body_too_large", message: "the body is larger than \(limit) bytes")
+        } catch {
+            throw APIError.badRequest("incomplete_body", "the request body ended before its declared length")
+        }
+    }
+
     /// Runs `work` through the query gate, cancelled if the client goes away.
     private func runQuery<T: Sendable>(
         on context: GlimpseRequestContext,
-        _ work: @escaping @Sendable (QueryCancellation) throws -> T
+        _ work: @escaping @Sendable (QueryCancellation) async throws -> T
     ) async throws -> T {
         let gate = self.gate
         let metrics = self.metrics

@@ -167,6 +167,9 @@ public struct GlimpseClientResponse: Sendable {
     /// The response body.
     public var body: ByteBuffer
 
+    /// The response body as bytes.
+    public var bodyBytes: [UInt8] { Array(buffer: body) }
+
     /// The body decoded as `T`, or the daemon's error as ``GlimpseClientError/server(status:code:message:)``.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         guard (200..<300).contains(status) else {

@@ -86,14 +86,30 @@ public final class GlimpseServer: Service, Sendable {
         try await ServiceGroup(configuration: groupConfiguration).run()
     }
 
+    /// Every route served, as `METHOD /path` with `{name}` for path parameters (as docs/api.md
+    /// writes them).
+    public var routeDescriptions: [String] {
+        makeRouter().routes.map { route in
+            let path = route.path.description.split(separator: "/").map { component in
+                component.hasPrefix(":") ? "{\(component.dropFirst())}" : String(component)
+            }
+            return "\(route.method.rawValue) /" + path.joined(separator: "/")
+        }
+    }
+
     // MARK: - Application
+
+    private func makeRouter() -> Router<GlimpseRequestContext> {
+        let router = Router(context: GlimpseRequestContext.self)
+        router.middlewares.add(APIMiddleware(peerPolicy: configuration.peerPolicy, metrics: metrics))
+        APIRoutes(service: service, gate: gate, limits: configuration.limits, metrics: metrics).register(on: router)
+        return router
+    }
 
     private func makeApplication(socket: UnixSocketFile) -> some ApplicationProtocol {
         let limits = configuration.limits
         let metrics = self.metrics
-        let router = Router(context: GlimpseRequestContext.self)
-        router.middlewares.add(APIMiddleware(peerPolicy: configuration.peerPolicy, metrics: metrics))
-        APIRoutes(service: service, gate: gate, limits: limits, metrics: metrics).register(on: router)
+        let router = makeRouter()
 
         let guardFactory: @Sendable () -> [any RemovableChannelHandler] = {
             [

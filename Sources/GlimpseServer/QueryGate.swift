@@ -1,21 +1,21 @@
-import NIOPosix
 import Synchronization
 
 /// Bounded, off-event-loop execution of image queries with admission control.
 ///
-/// At most `maxRunning` queries run at once, on a dedicated thread pool (never on an event loop or
-/// the Swift concurrency pool). At most `maxQueued` more wait for a thread; a query arriving when
-/// both are full is refused at once with `503` rather than queued without bound.
+/// Queries run on `maxRunning` dedicated threads (a task executor: never on an event loop or the
+/// shared Swift concurrency threads). At most `maxRunning + maxQueued` queries are admitted at once;
+/// a query arriving when the gate is full is refused at once with `503` rather than queued without
+/// bound.
 ///
-/// A query whose task is cancelled while waiting never runs; one that is running sees
-/// ``QueryCancellation/isCancelled`` and stops at its next stage.
+/// A query whose client goes away while it waits stops before its first stage; one that is running
+/// sees ``QueryCancellation/isCancelled`` and stops at its next stage.
 public final class QueryGate: Sendable {
     /// The most queries running at once.
     public let maxRunning: Int
     /// The most admitted queries waiting for a thread.
     public let maxQueued: Int
     private let retryAfterSeconds: Int
-    private let pool: NIOThreadPool
+    private let executor: QueryExecutor
     private let admitted = Mutex(0)
 
     /// Creates a gate and starts its threads.
@@ -23,8 +23,7 @@ public final class QueryGate: Sendable {
         self.maxRunning = max(1, maxRunning)
         self.maxQueued = max(0, maxQueued)
         self.retryAfterSeconds = retryAfterSeconds
-        self.pool = NIOThreadPool(numberOfThreads: self.maxRunning)
-        self.pool.start()
+        self.executor = QueryExecutor(threads: self.maxRunning)
     }
 
     /// The number of queries admitted and not yet finished (running or waiting).
@@ -36,7 +35,7 @@ public final class QueryGate: Sendable {
     /// - Returns: what `work` returned.
     /// - Throws: ``APIError`` `503 overloaded` when full; `CancellationError` when the calling task was
     ///   cancelled first; whatever `work` throws.
-    public func run<T: Sendable>(_ work: @escaping @Sendable (QueryCancellation) throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ work: @escaping @Sendable (QueryCancellation) async throws -> T) async throws -> T {
         let capacity = maxRunning + maxQueued
         let entered = admitted.withLock { count -> Bool in
             guard count < capacity else { return false }
@@ -48,10 +47,10 @@ public final class QueryGate: Sendable {
 
         let token = QueryCancellation()
         return try await withTaskCancellationHandler {
-            try Task.checkCancellation()
-            return try await pool.runIfActive {
+            try await withTaskExecutorPreference(executor) {
+                try Task.checkCancellation()
                 try token.check()
-                return try work(token)
+                return try await work(token)
             }
         } onCancel: {
             token.cancel()
@@ -60,7 +59,7 @@ public final class QueryGate: Sendable {
 
     /// Stops the threads after the queries already submitted have finished.
     public func shutdown() async {
-        try? await pool.shutdownGracefully()
+        await executor.shutdown()
     }
 }
 

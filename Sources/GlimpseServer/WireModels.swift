@@ -47,17 +47,20 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 }
 
-/// How an entity is shown to people: its title and an optional subtitle.
+/// How an entity is shown to people: its title, an optional subtitle and picture.
 public struct DisplayRepresentationJSON: Codable, Sendable, Equatable {
     /// The title, such as `Eiffel Tower`.
     public var title: String
     /// A second line, such as `landmark · France`.
     public var subtitle: String?
+    /// The absolute path of the entity's picture on the daemon's host, when it has one.
+    public var image: String?
 
     /// Creates a display representation.
-    public init(title: String, subtitle: String? = nil) {
+    public init(title: String, subtitle: String? = nil, image: String? = nil) {
         self.title = title
         self.subtitle = subtitle
+        self.image = image
     }
 }
 
@@ -91,13 +94,40 @@ public struct SearchResultJSON: Codable, Sendable, Equatable {
     public var score: Double
     /// Why the entity was returned, for people.
     public var reason: String
+    /// The evidence behind ``reason``.
+    public var evidence: EvidenceJSON
 
     /// Creates a result.
-    public init(type: String, entity: EntityJSON, score: Double, reason: String) {
+    public init(type: String, entity: EntityJSON, score: Double, reason: String, evidence: EvidenceJSON) {
         self.type = type
         self.entity = entity
         self.score = score
         self.reason = reason
+        self.evidence = evidence
+    }
+}
+
+/// Why a result was returned, as data.
+public struct EvidenceJSON: Codable, Sendable, Equatable {
+    /// The place whose reference photo matched the picture (the result itself, or a member of a
+    /// collection), if any.
+    public var matchedPlace: String?
+    /// That match's score, 0…1.
+    public var matchScore: Double?
+    /// That match's geometric evidence (inlier keypoints), when reported.
+    public var inliers: Int?
+    /// The query labels that voted for the result.
+    public var votingLabels: [String]
+    /// The weighted share of the query labels the result carries, 0…1.
+    public var labelFit: Double
+
+    /// Creates evidence.
+    public init(matchedPlace: String?, matchScore: Double?, inliers: Int?, votingLabels: [String], labelFit: Double) {
+        self.matchedPlace = matchedPlace
+        self.matchScore = matchScore
+        self.inliers = inliers
+        self.votingLabels = votingLabels
+        self.labelFit = labelFit
     }
 }
 
@@ -156,25 +186,41 @@ public struct ImageInfoJSON: Codable, Sendable, Equatable {
 public struct QueryResponseJSON: Codable, Sendable, Equatable {
     /// This page of results, best first.
     public var results: [SearchResultJSON]
-    /// Scene labels derived from the picture, best first.
+    /// The labels the search used, with their weights, best first.
     public var labels: [LabelScoreJSON]
+    /// Where the labels came from: `none`, `given`, `derived` or `matched-place`.
+    public var labelSource: String
+    /// Given labels outside the catalog's vocabulary, which were ignored.
+    public var ignoredLabels: [String]
     /// The cursor for the next page, when there are more results.
     public var next: String?
+    /// The catalog snapshot the results come from.
+    public var snapshot: String
+    /// The rank of this page's first result among all results (0 on the first page).
+    public var offset: Int
+    /// The number of results over all pages.
+    public var total: Int
     /// The decoded picture (absent for a next page).
     public var image: ImageInfoJSON?
     /// Where the time went.
     public var timings: TimingsJSON
+    /// The matcher's own stage timings in milliseconds (`features`, `shortlist`, `verification`;
+    /// first page only).
+    public var matcherTimingsMs: [String: Double]
 
     /// Creates a query response.
-    public init(
-        results: [SearchResultJSON], labels: [LabelScoreJSON], next: String?, image: ImageInfoJSON?,
-        timings: TimingsJSON
-    ) {
-        self.results = results
-        self.labels = labels
-        self.next = next
+    public init(page: SearchPage, image: ImageInfoJSON?, timings: TimingsJSON) {
+        self.results = page.results
+        self.labels = page.labels
+        self.labelSource = page.labelSource
+        self.ignoredLabels = page.ignoredLabels
+        self.next = page.next
+        self.snapshot = page.snapshot
+        self.offset = page.offset
+        self.total = page.total
         self.image = image
         self.timings = timings
+        self.matcherTimingsMs = page.matcherTimingsMs
     }
 }
 

@@ -1,0 +1,141 @@
+// Round-trip latency of visual search over the daemon's socket versus the same query in process.
+//
+// Usage: glimpse-server-bench --socket PATH --catalog Images [--requests N] [--concurrency 1,8] FILE...
+//
+// In process, each query decodes the picture (as `glimpse query` does) and runs
+// VisualSearchQuery.search. Over the socket, each query is POST /v1/query to a running
+// `glimpse serve` (the same decode and search, plus HTTP and JSON). Each level runs one warm-up
+// query per worker, then `requests` queries per worker, cycling through the files.
+import Foundation
+import GlimpseImage
+import GlimpseIntents
+import GlimpseServer
+
+struct Options {
+    var socket = ""
+    var catalog = "Images"
+    var requests = 40
+    var concurrency = [1, 8]
+    var files: [String] = []
+
+    init(arguments: [String]) {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--socket": socket = iterator.next() ?? ""
+            case "--catalog": catalog = iterator.next() ?? catalog
+            case "--requests": requests = Int(iterator.next() ?? "") ?? requests
+            case "--concurrency":
+                concurrency = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
+            default: files.append(argument)
+            }
+        }
+    }
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+}
+
+struct Row {
+    var name: String
+    var level: Int
+    var latencies: [Double]
+    var wall: Double
+
+    var line: String {
+        let sorted = latencies.sorted()
+        let p50 = percentile(sorted, 50), p99 = percentile(sorted, 99)
+        let qps = Double(latencies.count) / (wall / 1000)
+        return "\(name.padding(toLength: 10, withPad: " ", startingAt: 0)) c=\(level)  n=\(latencies.count)  "
+            + String(format: "p50 %7.1f ms  p99 %7.1f ms  %6.2f q/s", p50, p99, qps)
+    }
+}
+
+/// Runs `level` workers, each doing one warm-up then `requests` timed calls of `body(worker, index)`.
+func measure(
+    level: Int, requests: Int, _ body: @escaping @Sendable (Int, Int) async throws -> Void
+) async throws -> (latencies: [Double], wallMs: Double) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+        for worker in 0..<level {
+            group.addTask {
+                try await body(worker, -1)
+                var own: [Double] = []
+                for index in 0..<requests {
+                    let t0 = clock.now
+                    try await body(worker, index)
+                    own.append(milliseconds(clock.now - t0))
+                }
+                return own
+            }
+        }
+        return try await group.reduce(into: []) { $0 += $1 }
+    }
+    return (latencies, milliseconds(clock.now - start))
+}
+
+/// The whole benchmark, off the main actor.
+func runBenchmark() async throws {
+    let options = Options(arguments: CommandLine.arguments)
+    guard !options.socket.isEmpty, !options.files.isEmpty else {
+        FileHandle.standardError.write(Data("usage: glimpse-server-bench --socket PATH [--catalog DIR] [--requests N] [--concurrency 1,8] FILE...\n".utf8))
+        exit(64)
+    }
+    let pictures = try options.files.map { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) }
+    let service = try await CatalogSearchService.load(catalogDirectory: options.catalog)
+    let client = GlimpseClient(socketPath: options.socket)
+    _ = try await client.withConnection { try await $0.health() }
+    let first = try ImageDecoder.decode(pictures[0])
+    print("pictures: \(pictures.count), \(first.pixelBuffer.width)×\(first.pixelBuffer.height), "
+        + "\(pictures.map(\.count).reduce(0, +) / pictures.count) bytes on average; cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+
+    var rows: [Row] = []
+    for level in options.concurrency {
+        let requests = options.requests
+        let local = try await measure(level: level, requests: requests) { worker, index in
+            let bytes = pictures[(worker + max(index, 0)) % pictures.count]
+            let decoded = try ImageDecoder.decode(bytes, options: service.decodingOptions)
+            _ = try await service.query.search(SemanticContentDescriptor(pixelBuffer: decoded.pixelBuffer), limit: 5)
+        }
+        rows.append(Row(name: "in-process", level: level, latencies: local.latencies, wall: local.wallMs))
+        if let row = rows.last { print(row.line) }
+
+        // One connection per worker, kept open for all its requests.
+        let clock = ContinuousClock()
+        let socketStart = clock.now
+        let socketLatencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for worker in 0..<level {
+                group.addTask {
+                    try await client.withConnection { connection in
+                        _ = try await connection.query(image: pictures[worker % pictures.count], limit: 5)
+                        var own: [Double] = []
+                        for index in 0..<requests {
+                            let bytes = pictures[(worker + index) % pictures.count]
+                            let t0 = clock.now
+                            _ = try await connection.query(image: bytes, limit: 5)
+                            own.append(milliseconds(clock.now - t0))
+                        }
+                        return own
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let socket = (latencies: socketLatencies, wallMs: milliseconds(clock.now - socketStart))
+        rows.append(Row(name: "socket", level: level, latencies: socket.latencies, wall: socket.wallMs))
+        if let row = rows.last { print(row.line) }
+        let ratio = percentile(socket.latencies.sorted(), 50) / percentile(local.latencies.sorted(), 50)
+        print(String(format: "socket/in-process p50 at c=%d: %.3f", level, ratio))
+    }
+}
+
+try await runBenchmark()

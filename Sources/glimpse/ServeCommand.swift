@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import GlimpseServer
+import Logging
+
+/// `glimpse serve`: the visual-search daemon on a Unix socket.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve visual search over HTTP/1.1 on a Unix domain socket.",
+        discussion: """
+            Loads the catalog once, then answers POST /v1/query and the entity routes (see docs/api.md) \
+            until SIGTERM or SIGINT, which stop accepting, finish in-flight requests and remove the socket.
+
+            Exit status: 0 after a clean stop; 64 for a bad option or a socket path that is too long; \
+            65 for an invalid catalog; 66 for a missing catalog; 69 when a daemon is already running on \
+            the path or something that is not a socket is there; 74 when the socket cannot be set up.
+            """
+    )
+
+    @Option(help: "The socket path. Default: $XDG_RUNTIME_DIR/glimpse/glimpse.sock, else /run/glimpse/glimpse.sock.")
+    var socket: String?
+
+    @Option(help: "The catalog folder holding catalog.json.")
+    var catalog: String = "Images"
+
+    @Option(help: "The label model. Default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel.")
+    var model: String?
+
+    @Option(help: "The socket's permission bits, in octal.")
+    var socketMode: String = "660"
+
+    @Option(help: "Allow only peers with this user id (repeatable; checked with SO_PEERCRED).")
+    var allowUid: [UInt32] = []
+
+    @Option(help: "Allow only peers with this group id (repeatable; checked with SO_PEERCRED).")
+    var allowGid: [UInt32] = []
+
+    @Option(help: "The largest request body, in bytes.")
+    var maxBodyBytes: Int = ServerLimits().maxBodyBytes
+
+    @Option(help: "The largest picture, in pixels.")
+    var maxPixels: Int = ServerLimits().maxDecodePixels
+
+    @Option(help: "Queries decoded and matched at once. Default: the number of cores.")
+    var maxConcurrentQueries: Int = ServerLimits().maxConcurrentQueries
+
+    @Option(help: "Queries that may wait for a free slot before new ones get 503.")
+    var maxQueuedQueries: Int = ServerLimits().maxQueuedQueries
+
+    @Option(help: "Seconds a silent connection stays open.")
+    var idleTimeout: Int = 30
+
+    @Option(help: "Seconds a request body may take to arrive.")
+    var requestDeadline: Int = 30
+
+    @Option(help: "Seconds in-flight requests get to finish after SIGTERM/SIGINT.")
+    var shutdownGrace: Int = 10
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard UInt32(socketMode, radix: 8).map({ $0 <= 0o777 }) == true else {
+            throw ValidationError("--socket-mode \(socketMode) is not an octal mode such as 660 or 600")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard idleTimeout > 0, requestDeadline > 0, shutdownGrace > 0 else {
+            throw ValidationError("--idle-timeout, --request-deadline and --shutdown-grace must be at least 1 second")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "glimpse.serve")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let path = socket ?? GlimpseServerConfiguration.defaultSocketPath(environment: ProcessInfo.processInfo.environment)
+        let limits = ServerLimits(
+            maxBodyBytes: maxBodyBytes,
+            idleTimeout: .seconds(idleTimeout),
+            requestDeadline: .seconds(requestDeadline),
+            maxDecodePixels: maxPixels,
+            maxConcurrentQueries: maxConcurrentQueries,
+            maxQueuedQueries: maxQueuedQueries
+        )
+        let configuration = GlimpseServerConfiguration(
+            socketPath: path,
+            socketMode: UInt32(socketMode, radix: 8) ?? 0o660,
+            limits: limits,
+            peerPolicy: PeerPolicy(allowedUIDs: Set(allowUid), allowedGIDs: Set(allowGid)),
+            shutdownGracePeriod: .seconds(shutdownGrace)
+        )
+        do {
+            // Refuse a live daemon, a non-socket or a too-long path before the slow catalog load.
+            try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
+            let start = ContinuousClock.now
+            let service = try await CatalogSearchService.load(catalogDirectory: catalog, modelPath: model)
+            logger.info(
+                "catalog loaded",
+                metadata: [
+                    "catalog": "\(catalog)", "places": "\(service.placeCount)",
+                    "collections": "\(service.collectionCount)", "took": "\(ContinuousClock.now - start)",
+                ]
+            )
+            let server = try GlimpseServer(configuration: configuration, service: service, logger: logger)
+            try await server.runUntilSignalled(logger: logger)
+        } catch let error as GlimpseServerError {
+            FileHandle.standardError.write(Data("glimpse serve: \(error.message)\n".utf8))
+            throw ExitCode(Self.exitStatus(for: error.code))
+        }
+    }
+
+    /// The sysexits-style status for a start-up failure.
+    static func exitStatus(for code: GlimpseServerError.Code) -> Int32 {
+        switch code {
+        case .invalidConfiguration, .socketPathTooLong: 64
+        case .alreadyRunning, .notASocket: 69
+        case .socketSetupFailed: 74
+        case .catalogUnavailable: 66
+        case .catalogInvalid: 65
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import GlimpseServer
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// The repository root, found from this file's path.
+let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The bundled catalog folder (its photos are what the tests send).
+let bundledCatalogDirectory = repositoryRoot + "/Images"
+
+/// A catalog of the bundled catalog's first eight places (all its collections and labels), made once
+/// per test run so the daemon's start-up (indexing every photo) stays quick in debug builds.
+let catalogDirectory: String = {
+    let directory = (try? TemporaryDirectory())?.path ?? "/tmp"
+    do {
+        let data = try Data(contentsOf: URL(fileURLWithPath: bundledCatalogDirectory + "/catalog.json"))
+        guard var file = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let places = file["places"] as? [Any]
+        else { return bundledCatalogDirectory }
+        file["places"] = Array(places.prefix(8))
+        let small = try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys])
+        try small.write(to: URL(fileURLWithPath: directory + "/catalog.json"))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/photos", withDestinationPath: bundledCatalogDirectory + "/photos"
+        )
+        return directory
+    } catch {
+        return bundledCatalogDirectory
+    }
+}()
+
+/// The bytes of a catalog photo by file name.
+func photoBytes(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: bundledCatalogDirectory + "/photos/" + name)))
+}
+
+/// The photos the end-to-end tests send.
+let samplePhotos = [
+    "001-wooden-jetty-on-a-calm-lake.jpg",
+    "002-rows-of-colorful-plastic-cups.jpg",
+    "003-misty-lake-at-blue-hour.jpg",
+]
+
+/// The catalog search service, loaded once for the whole test run.
+actor SharedService {
+    static let shared = SharedService()
+    private var loaded: CatalogSearchService?
+
+    func get() async throws -> CatalogSearchService {
+        if let loaded { return loaded }
+        let service = try await CatalogSearchService.load(
+            catalogDirectory: catalogDirectory,
+            modelPath: repositoryRoot + "/Models/labels.glimpsemodel"
+        )
+        loaded = service
+        return service
+    }
+}
+
+/// A daemon running in this process on a socket in a fresh temporary directory.
+struct RunningDaemon {
+    let server: GlimpseServer
+    let directory: TemporaryDirectory
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    var socketPath: String { server.configuration.socketPath }
+    var client: GlimpseClient { GlimpseClient(socketPath: socketPath) }
+
+    /// Starts a daemon with `limits` and `peerPolicy`, and waits until it accepts connections.
+    static func start(
+        limits: ServerLimits = ServerLimits(),
+        peerPolicy: PeerPolicy = PeerPolicy(),
+        socketName: String = "g.sock"
+    ) async throws -> RunningDaemon {
+        let directory = try TemporaryDirectory()
+        var logger = Logger(label: "glimpse.test")
+        logger.logLevel = .warning
+        let server = try GlimpseServer(
+            configuration: GlimpseServerConfiguration(
+                socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy
+            ),
+            service: try await SharedService.shared.get(),
+            logger: logger
+        )
+        let group = ServiceGroup(services: [server], logger: logger)
+        let task = Task { try await group.run() }
+        await server.ready.wait()
+        return RunningDaemon(server: server, directory: directory, group: group, task: task)
+    }
+
+    /// Shuts down gracefully, waits for the daemon to stop, and removes the directory.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+        directory.remove()
+    }
+}

@@ -1,0 +1,158 @@
+import CGlimpseSocket
+import Foundation
+import GlimpseServer
+import Testing
+
+/// The built `glimpse` executable, next to the test bundle.
+private func glimpseExecutable() throws -> String {
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    while url.path != "/" {
+        let candidate = url.deletingLastPathComponent().appendingPathComponent("glimpse").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        url.deleteLastPathComponent()
+    }
+    throw POSIXError(.ENOENT)
+}
+
+/// A `glimpse serve` process.
+private final class ServeProcess: @unchecked Sendable {
+    // @unchecked: `process` and the pipes are only touched from the test's own task.
+    let process = Process()
+    private let errors = Pipe()
+
+    init(socket: String, extra: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
+        process.arguments = [
+            "serve", "--socket", socket, "--catalog", catalogDirectory,
+            "--model", repositoryRoot + "/Models/labels.glimpsemodel",
+        ] + extra
+        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        process.standardError = errors
+        process.standardOutput = errors
+        try process.run()
+    }
+
+    /// Waits until a connection to `socket` succeeds, or the process exits.
+    func waitUntilListening(on socket: String, timeout: Duration = .seconds(120)) async -> Bool {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < timeout {
+            if !process.isRunning { return false }
+            if CGlimpseSocket_probe(socket) == 0 { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// Waits for the process to exit; returns its status and everything it printed.
+    func waitForExit(timeout: Duration) async -> (status: Int32?, output: String) {
+        let start = ContinuousClock.now
+        while process.isRunning, ContinuousClock.now - start < timeout {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        guard !process.isRunning else {
+            process.interrupt()
+            return (nil, "")
+        }
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+@Suite("glimpse serve process", .serialized)
+struct DaemonProcessTests {
+    @Test func sigtermDuringLoadFinishesInFlightRequestsRemovesTheSocketAndExitsZero() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let socket = directory.file("g.sock")
+        let daemon = try ServeProcess(socket: socket)
+        #expect(await daemon.waitUntilListening(on: socket))
+        let client = GlimpseClient(socketPath: socket)
+        let picture = try photoBytes(samplePhotos[0])
+
+        // Eight clients query in a loop; SIGTERM arrives while they are busy.
+        let outcomes = await withTaskGroup(of: (answered: Int, failedMidRequest: Int).self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var answered = 0
+                    var failed = 0
+                    while true {
+                        do {
+                            let status = try await client.withConnection { connection -> Int in
+                                try await connection.send(
+                                    method: .POST, target: "/v1/query?limit=3", body: .init(bytes: picture)
+                                ).status
+                            }
+                            if status == 200 { answered += 1 } else { failed += 1 }
+                        } catch GlimpseClientError.cannotConnect {
+                            return (answered, failed)  // the daemon stopped accepting: done
+                        } catch {
+                            failed += 1  // a request accepted but not answered
+                            return (answered, failed)
+                        }
+                    }
+                }
+            }
+            try? await Task.sleep(for: .seconds(2))
+            kill(daemon.process.processIdentifier, SIGTERM)
+            var all: [(Int, Int)] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        let exit = await daemon.waitForExit(timeout: .seconds(12))
+        #expect(exit.status == 0)
+        #expect(outcomes.reduce(0) { $0 + $1.0 } > 0)
+        #expect(outcomes.allSatisfy { $0.1 == 0 }, "every accepted request was answered with 200")
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(exit.output.contains("shutting down"))
+        #expect(exit.output.contains("stopped"))
+    }
+
+    @Test func secondDaemonOnALiveSocketExits69AndTheFirstKeepsServing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let socket = directory.file("g.sock")
+        let first = try ServeProcess(socket: socket)
+        #expect(await first.waitUntilListening(on: socket))
+        let second = try ServeProcess(socket: socket)
+        let exit = await second.waitForExit(timeout: .seconds(120))
+        #expect(exit.status == 69)
+        #expect(exit.output.contains("already running"))
+        let health = try await GlimpseClient(socketPath: socket).withConnection { try await $0.health() }
+        #expect(health.status == "ok")
+        kill(first.process.processIdentifier, SIGINT)
+        #expect(await first.waitForExit(timeout: .seconds(12)).status == 0)
+    }
+
+    @Test func staleSocketIsReplacedAndARegularFileIsKept() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // A socket node nobody listens on, as a crash leaves it.
+        let stale = directory.file("stale.sock")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(stale.utf8) + [0]) }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(fd)
+        let daemon = try ServeProcess(socket: stale)
+        #expect(await daemon.waitUntilListening(on: stale))
+        kill(daemon.process.processIdentifier, SIGTERM)
+        #expect(await daemon.waitForExit(timeout: .seconds(12)).status == 0)
+
+        let file = directory.file("file.sock")
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: file))
+        let refused = try ServeProcess(socket: file)
+        let exit = await refused.waitForExit(timeout: .seconds(120))
+        #expect(exit.status == 69)
+        #expect(exit.output.contains("not a socket"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep")
+
+        let long = directory.path + "/" + String(repeating: "x", count: 120)
+        let tooLong = try ServeProcess(socket: long)
+        let longExit = await tooLong.waitForExit(timeout: .seconds(120))
+        #expect(longExit.status == 64)
+        #expect(longExit.output.contains("at most 107"))
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import GlimpseCatalog
+import GlimpseImage
+import GlimpseIntents
+import GlimpseServer
+import NIOCore
+import Testing
+
+/// The daemon's answers against the same queries run in this process.
+@Suite("Daemon queries", .serialized)
+struct ServerQueryTests {
+    /// The in-process answer for a photo, as `glimpse query` computes it: decode at most 2048 pixels
+    /// a side, then ``VisualSearchQuery/search(_:limit:)``.
+    private func inProcess(_ name: String, limit: Int) async throws -> VisualSearchResponse {
+        let service = try await SharedService.shared.get()
+        let decoded = try ImageDecoder.decode(
+            try photoBytes(name), options: CatalogSearchService.queryDecodingOptions
+        )
+        let page = try await service.query.search(SemanticContentDescriptor(pixelBuffer: decoded.pixelBuffer), limit: limit)
+        return VisualSearchResponse(page)
+    }
+
+    /// The printed text without the cursor line (cursors are signed with per-process keys).
+    private func printed(_ response: VisualSearchResponse) -> String {
+        response.text().split(separator: "\n").filter { !$0.hasPrefix("more: ") }.joined(separator: "\n")
+    }
+
+    private func summary(_ results: [SearchResultJSON]) -> [String] {
+        results.map { "\($0.type)/\($0.entity.id) \($0.score) \($0.reason)" }
+    }
+
+    @Test func clientAnswersPrintExactlyLikeTheInProcessQuery() async throws {
+        let daemon = try await RunningDaemon.start()
+        try await daemon.client.withConnection { connection in
+            for name in samplePhotos {
+                let expected = try await inProcess(name, limit: 3)
+                let answer = try await connection.query(image: try photoBytes(name), limit: 3)
+                let viaDaemon = try answer.visualSearchResponse()
+                #expect(printed(viaDaemon) == printed(expected), "\(name)")
+                #expect(viaDaemon.results == expected.results)
+                #expect(viaDaemon.labels == expected.labels)
+                #expect((answer.next != nil) == (expected.nextCursor != nil))
+                #expect(answer.image?.format == "jpeg")
+                #expect(answer.timings.totalMs >= answer.timings.decodeMs + answer.timings.queryMs)
+                #expect(!answer.results.isEmpty)
+                if let cursor = answer.next {
+                    let next = try await connection.next(cursor: cursor)
+                    let all = try await inProcess(name, limit: 100)
+                    #expect(next.offset == 3)
+                    #expect(next.results.map(\.entity.id) == Array(all.results.dropFirst(3).prefix(10)).map(\.id))
+                }
+            }
+            let health = try await connection.health()
+            #expect(health.places == (try await SharedService.shared.get()).catalog.places.count)
+        }
+        try await daemon.stop()
+    }
+
+    @Test func curlAnswerMatchesTheClientAnswer() async throws {
+        let daemon = try await RunningDaemon.start()
+        let name = samplePhotos[0]
+        let viaClient = try await daemon.client.withConnection { try await $0.query(image: try photoBytes(name), limit: 5) }
+        let socket = daemon.socketPath
+        let output = await offThread { () -> (Int32, Data) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = [
+                "-s", "--unix-socket", socket, "-H", "Content-Type: image/jpeg",
+                "--data-binary", "@" + bundledCatalogDirectory + "/photos/" + name, "http://glimpse/v1/query?limit=5",
+            ]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            do { try process.run() } catch { return (-1, Data()) }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, data)
+        }
+        #expect(output.0 == 0)
+        let viaCurl = try JSONDecoder().decode(QueryResponseJSON.self, from: output.1)
+        #expect(viaCurl.results == viaClient.results)
+        #expect(viaCurl.labels == viaClient.labels)
+        try await daemon.stop()
+    }
+
+    @Test func entityRoutesAnswerFromTheCatalog() async throws {
+        let daemon = try await RunningDaemon.start()
+        let service = try await SharedService.shared.get()
+        let place = try #require(service.catalog.places.first)
+        try await daemon.client.withConnection { connection in
+            let entity = try await connection.entity(type: "place", id: place.id)
+            #expect(entity.id == place.id)
+            #expect(entity.displayRepresentation.title == place.name)
+            let missing = try await connection.send(method: .GET, target: "/v1/entities/place/no-such-place")
+            #expect(missing.status == 404)
+            let found = try await connection.entities(matching: place.name)
+            #expect(found.entities.first?.id == place.id)
+            let lakes = try await connection.entities(
+                type: "place",
+                query: PropertyQueryJSON(
+                    comparators: [ComparatorJSON(property: "kind", comparator: "equalTo", value: place.kind)],
+                    sort: [SortJSON(property: "name")], limit: 50
+                )
+            )
+            let expected = service.catalog.places.filter { $0.kind == place.kind }.map(\.id).sorted()
+            #expect(lakes.entities.map(\.id).sorted() == expected)
+            let names = lakes.entities.compactMap { entity -> String? in
+                if case .string(let name) = entity.properties["name"] { return name }
+                return nil
+            }
+            #expect(names == names.sorted { $0.lowercased() < $1.lowercased() } || names.count == lakes.entities.count)
+            let bad = try await connection.send(
+                method: .POST, target: "/v1/entities/place/query", headers: [("Content-Type", "application/json")],
+                body: ByteBuffer(string: #"{"comparators":[{"property":"nope","comparator":"equalTo","value":"x"}]}"#)
+            )
+            #expect(bad.status == 400)
+        }
+        try await daemon.stop()
+    }
+
+    @Test func thirtyTwoClientsGetTheSameAnswersAsSequential() async throws {
+        let daemon = try await RunningDaemon.start()
+        let client = daemon.client
+        let service = try await SharedService.shared.get()
+        // Mostly cheap entity lookups, with a picture query from every fourth client (debug builds
+        // match slowly).
+        let ids = service.catalog.places.prefix(8).map(\.id)
+        let picture = try photoBytes(samplePhotos[1])
+        let sequential = try await client.withConnection { connection in
+            var answers: [String: String] = [:]
+            for id in ids { answers[id] = try await connection.entity(type: "place", id: id).displayRepresentation.title }
+            answers["picture"] = summary(try await connection.query(image: picture, limit: 3).results).joined(separator: "|")
+            return answers
+        }
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for worker in 0..<32 {
+                group.addTask {
+                    try await client.withConnection { connection in
+                        var wrong = 0
+                        for request in 0..<50 {
+                            if worker % 4 == 0, request == worker % 50 {
+                                let answer = try await connection.query(image: picture, limit: 3)
+                                if summary(answer.results).joined(separator: "|") != sequential["picture"] { wrong += 1 }
+                            } else {
+                                let id = ids[(worker + request) % ids.count]
+                                let entity = try await connection.entity(type: "place", id: id)
+                                if entity.displayRepresentation.title != sequential[id] { wrong += 1 }
+                            }
+                        }
+                        return wrong
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        try await daemon.stop()
+    }
+}

@@ -8,26 +8,34 @@ struct EntitiesCommand: AsyncParsableCommand {
         commandName: "entities",
         abstract: "Look up places and collections by id, by text or by property.",
         discussion: """
-            --id ID…         the entities with these ids, in the order given (unknown ids are skipped).
-            --search TEXT    case- and accent-insensitive word-prefix search, best first ("eif tow").
-            otherwise        a property query: every --where must hold (--mode all, the default) or
-                             at least one (--mode any); no --where selects everything.
+            Three kinds of lookup:
+              --id ID…       the entities with these ids, in the order given
+              --search TEXT  word-prefix search, no case or accents ("eif tow")
+              (neither)      a property query over --type place (default) or
+                             collection: every --where holds (--mode all) or
+                             at least one does (--mode any); none selects all
 
-            --where syntax: 'PROPERTY OPERATOR VALUE', operators == != contains hasPrefix hasSuffix \
-            < <= > >=, plus 'PROPERTY between LOW and HIGH' and 'PROPERTY isNil'. Text compares \
-            without case or accents; quotes around a value are optional ('name == "Lake Bled"'). \
-            On a list property, contains means "has this element".
-            --sort KEY       sort by a property, ascending; -KEY descending; repeat for tie-breakers.
-                             The sort is stable and nil values sort last.
+            --where 'PROPERTY OPERATOR VALUE' with OPERATOR one of
+              ==  !=  contains  hasPrefix  hasSuffix  <  <=  >  >=
+            or 'PROPERTY between LOW and HIGH' (inclusive) or 'PROPERTY isNil'.
+            Text compares without case or accents; quotes around a value are
+            optional. On a list property, contains means "has this element".
 
-            Place properties: \(Self.describe(PlaceQuery.properties)).
-            Collection properties: \(Self.describe(CollectionQuery.properties)).
+            --sort KEY sorts ascending, --sort -KEY descending; repeat for
+            tie-breakers. The sort is stable and nil values sort last.
+
+            Place properties:
+              \(Self.describe(PlaceQuery.properties))
+            Collection properties:
+              \(Self.describe(CollectionQuery.properties))
 
             Examples:
               glimpse entities --id eiffel-tower towers
-              glimpse entities --search "chateau"
-              glimpse entities --where 'kind == lake' --where 'name hasPrefix Sun' --mode any --sort name --limit 5
-              glimpse entities --type collection --where 'placeCount >= 10' --sort -placeCount
+              glimpse entities --search chateau
+              glimpse entities --where 'kind == lake' \\
+                --where 'name hasPrefix Sun' --mode any --sort name --limit 5
+              glimpse entities --type collection --where 'placeCount >= 10' \\
+                --sort -placeCount
             """
     )
 
@@ -130,8 +138,19 @@ struct EntitiesCommand: AsyncParsableCommand {
         print(json ? listing.json() : listing.text())
     }
 
+    /// The properties as `name (type)` (`type?` when it may be nil), wrapped at 72 columns.
     private static func describe<Entity>(_ properties: EntityQueryProperties<Entity>) -> String {
-        properties.properties.map { "\($0.name) (\($0.valueType)\($0.isOptional ? ", may be nil" : ""))" }
-            .joined(separator: ", ")
+        let items = properties.properties.map { "\($0.name) (\($0.valueType)\($0.isOptional ? "?" : ""))" }
+        var lines: [String] = [""]
+        for item in items {
+            let candidate = lines[lines.count - 1].isEmpty ? item : lines[lines.count - 1] + ", " + item
+            if candidate.count > 72, !lines[lines.count - 1].isEmpty {
+                lines[lines.count - 1] += ","
+                lines.append(item)
+            } else {
+                lines[lines.count - 1] = candidate
+            }
+        }
+        return lines.joined(separator: "\n  ")
     }
 }

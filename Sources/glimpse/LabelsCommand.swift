@@ -12,8 +12,9 @@ struct LabelsCommand: ParsableCommand {
             Labels come from the labelled-reference model (see Models/README.md): the picture's nearest \
             labelled references vote, and a label is printed when its score (0…1) reaches the model's \
             calibrated threshold. The model is read from --model, else $GLIMPSE_LABEL_MODEL, else \
-            Models/labels.glimpsemodel in the current directory. A file that fails prints an error and \
-            the others go on; the exit status is 0 only when every file was labelled.
+            Models/labels.glimpsemodel in the current directory; exit status 66 when it cannot be read, 65 \
+            when it is damaged or was built by another extractor version. A file that fails prints an \
+            error and the others go on; the exit status is 0 only when every file was labelled.
             """
     )
 
@@ -77,12 +78,15 @@ enum LabelModelLocation {
         explicit ?? ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"] ?? defaultPath
     }
 
-    /// The model at ``path(_:)``, validated.
+    /// The model at ``path(_:)``, validated; on failure prints why and exits with 66 when the file
+    /// cannot be read and 65 when it is damaged or made by another extractor (`sysexits.h`).
     static func load(_ explicit: String?) throws -> LabelModel {
         do {
             return try LabelModel.load(from: path(explicit))
         } catch {
-            throw ValidationError(error.description)
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            if case .unreadable = error { throw ExitCode(66) }
+            throw ExitCode(65)
         }
     }
 }

@@ -10,17 +10,21 @@ public enum FeatureExtractor {
         extract(fromPrepared: prepare(buffer, configuration: configuration), configuration: configuration)
     }
 
-    /// The luminance of `buffer` resampled so its long side fits the configuration: the image
-    /// that ``extract(fromPrepared:configuration:)`` expects.
-    public static func prepare(_ buffer: PixelBuffer, configuration: VisionConfiguration = .default) -> GrayImage {
+    /// The luminance of `buffer` resampled so its long side fits the configuration (the query
+    /// size when `query` is true, else the reference size): the image that
+    /// ``extract(fromPrepared:configuration:)`` expects.
+    public static func prepare(
+        _ buffer: PixelBuffer, configuration: VisionConfiguration = .default, query: Bool = false
+    ) -> GrayImage {
         let gray = GrayImage(luminanceOf: buffer)
         let size = GrayImage.fittedSize(
             width: gray.width, height: gray.height,
-            maxLongSide: configuration.maxLongSide, minLongSide: configuration.minLongSide)
+            maxLongSide: query ? configuration.queryMaxLongSide : configuration.maxLongSide,
+            minLongSide: configuration.minLongSide)
         return gray.resampled(width: size.width, height: size.height)
     }
 
-    /// Features of an image that is already at its extraction size (see ``prepare(_:configuration:)``).
+    /// Features of an image that is already at its extraction size (see ``prepare(_:configuration:query:)``).
     public static func extract(fromPrepared image: GrayImage, configuration: VisionConfiguration = .default) -> ImageFeatures {
         let pattern = configuration.patternSeed == VisionConfiguration.default.patternSeed
             ? defaultPattern : BRIEFPattern(seed: configuration.patternSeed)

@@ -5,8 +5,11 @@
 /// configurations that differ in any extraction field produce incompatible features, which is why
 /// ``extractionFingerprint`` is part of the feature cache key.
 public struct VisionConfiguration: Sendable, Hashable, Codable {
-    /// Images are resampled so their long side is at most this many pixels before detection.
+    /// Reference images are resampled so their long side is at most this many pixels before detection.
     public var maxLongSide: Int
+    /// Query images are resampled so their long side is at most this many pixels (the pyramids
+    /// bridge the scale difference to the references); smaller is faster.
+    public var queryMaxLongSide: Int
     /// Images whose long side is smaller are enlarged up to this many pixels (0 disables enlarging).
     public var minLongSide: Int
     /// The most keypoints kept per image (spread over the pyramid levels in proportion to their area).
@@ -33,6 +36,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var lshBucketCap: Int
     /// The number of candidate places passed from the shortlist to geometric verification.
     public var shortlistSize: Int
+    /// The number of candidates verified for the mirror image in the mirror cascade.
+    public var mirrorShortlistSize: Int
     /// A shortlist vote counts only when the nearest reference descriptor is at most this far (bits).
     public var voteMaxDistance: Int
 
@@ -57,6 +62,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// Creates a configuration; every parameter defaults to the value of ``default``.
     public init(
         maxLongSide: Int = 640,
+        queryMaxLongSide: Int = 512,
         minLongSide: Int = 0,
         maxKeypoints: Int = 1000,
         pyramidLevels: Int = 8,
@@ -68,7 +74,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         lshTables: Int = 6,
         lshBits: Int = 12,
         lshBucketCap: Int = 64,
-        shortlistSize: Int = 5,
+        shortlistSize: Int = 8,
+        mirrorShortlistSize: Int = 4,
         voteMaxDistance: Int = 64,
         ratio: Double = 0.8,
         matchMaxDistance: Int = 80,
@@ -80,6 +87,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         mirrorCascade: Bool = true
     ) {
         self.maxLongSide = maxLongSide
+        self.queryMaxLongSide = queryMaxLongSide
         self.minLongSide = minLongSide
         self.maxKeypoints = maxKeypoints
         self.pyramidLevels = pyramidLevels
@@ -92,6 +100,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         self.lshBits = lshBits
         self.lshBucketCap = lshBucketCap
         self.shortlistSize = shortlistSize
+        self.mirrorShortlistSize = mirrorShortlistSize
         self.voteMaxDistance = voteMaxDistance
         self.ratio = ratio
         self.matchMaxDistance = matchMaxDistance
@@ -121,6 +130,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
             if !ok { throw .invalidConfiguration(message) }
         }
         try check(maxLongSide >= 64 && maxLongSide <= 4096, "maxLongSide must be in 64...4096, got \(maxLongSide)")
+        try check(queryMaxLongSide >= 64 && queryMaxLongSide <= 4096,
+                  "queryMaxLongSide must be in 64...4096, got \(queryMaxLongSide)")
         try check(minLongSide >= 0 && minLongSide <= maxLongSide, "minLongSide must be in 0...maxLongSide, got \(minLongSide)")
         try check(maxKeypoints >= 8 && maxKeypoints <= 20_000, "maxKeypoints must be in 8...20000, got \(maxKeypoints)")
         try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
@@ -132,6 +143,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         try check(lshBits >= 4 && lshBits <= 24, "lshBits must be in 4...24, got \(lshBits)")
         try check(lshBucketCap >= 0, "lshBucketCap must be at least 0, got \(lshBucketCap)")
         try check(shortlistSize >= 1, "shortlistSize must be at least 1, got \(shortlistSize)")
+        try check(mirrorShortlistSize >= 1, "mirrorShortlistSize must be at least 1, got \(mirrorShortlistSize)")
         try check(ratio > 0 && ratio <= 1, "ratio must be in (0, 1], got \(ratio)")
         try check(ransacIterations >= 1, "ransacIterations must be at least 1, got \(ransacIterations)")
         try check(ransacThresholdFraction > 0 && ransacThresholdFraction < 0.2,

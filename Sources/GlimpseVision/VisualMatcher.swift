@@ -70,11 +70,11 @@ public final class VisualMatcher: Sendable {
     /// - Parameter limit: the most candidates to return.
     public func match(_ image: PixelBuffer, limit: Int = 5) -> MatchReport {
         let start = StageInstant.now()
-        let prepared = FeatureExtractor.prepare(image, configuration: configuration)
+        let prepared = FeatureExtractor.prepare(image, configuration: configuration, query: true)
         return match(prepared: prepared, limit: limit, preparedSince: start)
     }
 
-    /// Matches an image already at extraction size (see ``FeatureExtractor/prepare(_:configuration:)``),
+    /// Matches an image already at extraction size (see ``FeatureExtractor/prepare(_:configuration:query:)``),
     /// with the mirror cascade.
     public func match(prepared: GrayImage, limit: Int = 5) -> MatchReport {
         match(prepared: prepared, limit: limit, preparedSince: .now())
@@ -108,7 +108,8 @@ public final class VisualMatcher: Sendable {
     /// Shortlist and verification of one orientation; candidates sorted best first.
     func run(_ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings) -> [MatchCandidate] {
         var t = StageInstant.now()
-        let shortlist = self.shortlist(features)
+        let shortlist = self.shortlist(
+            features, size: mirrored ? configuration.mirrorShortlistSize : configuration.shortlistSize)
         timings.addShortlist(since: t)
         t = StageInstant.now()
         var out: [MatchCandidate] = []
@@ -130,8 +131,9 @@ public final class VisualMatcher: Sendable {
         return sortCandidates(out)
     }
 
-    /// The references with the most nearest-neighbour votes, most first, with their votes.
-    public func shortlist(_ features: ImageFeatures) -> [(reference: Int, votes: Int)] {
+    /// The `size` references (default: the configured shortlist size) with the most
+    /// nearest-neighbour votes, most first, with their votes.
+    public func shortlist(_ features: ImageFeatures, size: Int? = nil) -> [(reference: Int, votes: Int)] {
         guard referenceCount > 0, features.count > 0 else { return [] }
         var votes = [Int32](repeating: 0, count: referenceCount)
         let nearest = lsh.nearest(
@@ -140,7 +142,7 @@ public final class VisualMatcher: Sendable {
             votes[Int(owners[Int(nn.index)])] += 1
         }
         // Partial selection of the top K by votes (ties: lower index first).
-        let k = min(configuration.shortlistSize, referenceCount)
+        let k = min(size ?? configuration.shortlistSize, referenceCount)
         var top: [(reference: Int, votes: Int)] = []
         top.reserveCapacity(k + 1)
         for (r, v) in votes.enumerated() where v > 0 {

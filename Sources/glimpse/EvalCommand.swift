@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import GlimpseCatalog
+import GlimpseImage
+import GlimpseLabels
+import GlimpseVision
+
+/// `glimpse eval`: the accuracy and latency harness of visual matching.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Measure how well photos are matched to their catalog places.",
+        discussion: """
+            MANIFEST is a JSON array of {"query": path relative to the manifest, "place_id": id or null, \
+            "labels": [...], "ops": [...]} objects, as written by distort.py. A null place_id means the \
+            photo shows no catalog place and must come back as no match. Prints recall@1 (the accepted \
+            place is right), recall@5 (the place is among the first five candidates), the false-match \
+            rate on the null queries, latency per stage (decode at reduced scale, features, shortlist, \
+            verification, total) as p50/p99 on the wall clock and in thread CPU time, and recall@1 per \
+            distortion bucket. Queries run one at a time on one thread.
+            """
+    )
+
+    @Option(help: "The catalog folder holding catalog.json and its photos.")
+    var catalog: String
+
+    @Option(help: "The query manifest (JSON).")
+    var queries: String
+
+    @Flag(help: "Print one JSON object with recall_at_1, recall_at_5, false_match_rate, queries, latency_ms, cpu_ms, recall_by_op.")
+    var json = false
+
+    @Option(help: "Reference feature cache file: used when valid, rebuilt when missing or stale.")
+    var cache: String?
+
+    @Option(name: .customLong("label-model"),
+            help: "Label model for label precision/recall/F1 when the manifest gives labels (default as for `glimpse labels`).")
+    var labelModel: String?
+
+    @Option(name: .customLong("leave-out"),
+            help: "Leave every Nth catalog place out of the index; queries of those places must then match nothing.")
+    var leaveOut: Int?
+
+    @Option(name: .customLong("synthetic-references"), help: ArgumentHelp(
+        "Add N synthetic references to measure query time against a larger index.", visibility: .hidden))
+    var syntheticReferences: Int = 0
+
+    @Option(name: .customLong("accept-score"), help: ArgumentHelp("Override the decision threshold.", visibility: .hidden))
+    var acceptScore: Int?
+
+    func validate() throws {
+        if let leaveOut, leaveOut < 2 { throw ValidationError("--leave-out must be at least 2, got \(leaveOut)") }
+        if syntheticReferences < 0 { throw ValidationError("--synthetic-references must be at least 0") }
+    }
+
+    func run() throws {
+        var config = VisionConfiguration.default
+        if let acceptScore { config.acceptScore = acceptScore }
+        try config.validate()
+        let loaded = try Catalog.load(directory: catalog)
+        let entries = try QueryManifest.load(path: queries)
+        let labeler = try entries.contains { !$0.labels.isEmpty } ? LabelPredictor(model: LabelModelLocation.load(labelModel)) : nil
+        var labelMetrics = LabelMetrics()
+        var photos: [ReferencePhoto] = []
+        for (n, place) in loaded.places.enumerated() {
+            if let leaveOut, n % leaveOut == 0 { continue }
+            photos.append(ReferencePhoto(id: place.id, path: place.photoPath))
+        }
+        let indexStart = StageInstant.now()
+        let references = try ReferenceLoader.load(photos: photos, configuration: config, cachePath: cache)
+        if let problem = references.cacheProblem { FileHandle.standardError.write(Data("note: \(problem)\n".utf8)) }
+        var all = references.references
+        all += SyntheticReferences.make(from: all, count: syntheticReferences)
+        let matcher = VisualMatcher(references: all, configuration: config)
+        let indexMs = indexStart.elapsed(to: .now()).wallMs
+        let indexed = Set(photos.map(\.id))
+
+        var accumulator = EvaluationAccumulator()
+        var failures = 0
+        let options = DecodingOptions(maxDimension: config.queryMaxLongSide)
+        for entry in entries {
+            let expected = entry.placeID.flatMap { indexed.contains($0) ? $0 : nil }
+            let start = StageInstant.now()
+            let buffer: PixelBuffer
+            do {
+                buffer = try ImageDecoder.decode(contentsOfFile: entry.path, options: options).pixelBuffer
+            } catch {
+                failures += 1
+                FileHandle.standardError.write(Data("error: \(entry.path): \(error)\n".utf8))
+                continue
+            }
+            let decode = start.elapsed(to: .now())
+            let report = matcher.match(buffer, limit: 5)
+            if let labeler, !entry.labels.isEmpty {
+                labelMetrics.add(predicted: labeler.labels(for: buffer).map(\.label), truth: entry.labels)
+            }
+            let t = report.timings
+            accumulator.add(QueryOutcome(
+                expected: expected, accepted: report.accepted?.referenceID, ranked: report.candidates.map(\.referenceID),
+                stageMs: ["decode": decode.wallMs, "features": t.featuresMs, "shortlist": t.shortlistMs,
+                          "verification": t.verificationMs, "total": decode.wallMs + t.totalMs],
+                stageCPUMs: ["decode": decode.cpuMs, "features": t.featuresCPUMs, "shortlist": t.shortlistCPUMs,
+                             "verification": t.verificationCPUMs, "total": decode.cpuMs + t.totalCPUMs],
+                ops: entry.ops))
+        }
+        let summary = accumulator.summary()
+        let context = EvalContext(
+            references: matcher.referenceCount, syntheticReferences: syntheticReferences,
+            leftOut: loaded.places.count - photos.count, referenceSource: references.source.rawValue,
+            indexBuildMs: indexMs, acceptScore: config.acceptScore, failedQueries: failures,
+            labels: labeler == nil ? nil : LabelEvaluationReport.Section(labelMetrics))
+        if json {
+            print(try EvalOutput.json(summary, context))
+        } else {
+            print(EvalOutput.text(summary, context, manifest: queries))
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// What an evaluation ran against, printed next to its figures.
+struct EvalContext: Encodable {
+    var references: Int
+    var syntheticReferences: Int
+    var leftOut: Int
+    var referenceSource: String
+    var indexBuildMs: Double
+    var acceptScore: Int
+    var failedQueries: Int
+    /// Label precision/recall/F1 over the queries whose manifest entry lists labels.
+    var labels: LabelEvaluationReport.Section?
+
+    enum CodingKeys: String, CodingKey {
+        case references
+        case syntheticReferences = "synthetic_references"
+        case leftOut = "left_out_places"
+        case referenceSource = "reference_source"
+        case indexBuildMs = "index_build_ms"
+        case acceptScore = "accept_score"
+        case failedQueries = "failed_queries"
+        case labels
+    }
+}
+
+/// Formatting of `glimpse eval` results.
+enum EvalOutput {
+    static let stages = ["decode", "features", "shortlist", "verification", "total"]
+
+    /// The summary and its context merged into one JSON object (sorted keys).
+    static func json(_ summary: EvaluationSummary, _ context: EvalContext) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var object = try JSONSerialization.jsonObject(with: encoder.encode(summary)) as? [String: Any] ?? [:]
+        let extra = try JSONSerialization.jsonObject(with: encoder.encode(context)) as? [String: Any] ?? [:]
+        object.merge(extra) { a, _ in a }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A human-readable report.
+    static func text(_ s: EvaluationSummary, _ c: EvalContext, manifest: String) -> String {
+        func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
+        var lines: [String] = []
+        lines.append("manifest   \(manifest)")
+        lines.append("references \(c.references) (\(c.referenceSource)\(c.syntheticReferences > 0 ? ", \(c.syntheticReferences) synthetic" : "")\(c.leftOut > 0 ? ", \(c.leftOut) places left out" : "")), index built in \(f(c.indexBuildMs, 0)) ms")
+        lines.append("queries    \(s.queries) (\(s.placeQueries) of catalog places, \(s.noPlaceQueries) of no place)")
+        lines.append("recall@1   \(f(s.recallAt1))")
+        lines.append("recall@5   \(f(s.recallAt5))")
+        lines.append("false-match rate \(f(s.falseMatchRate)) (no-place queries given a place; accept score \(c.acceptScore))")
+        lines.append("wrong-match rate \(f(s.wrongMatchRate)) (place queries given another place)")
+        lines.append("latency ms      wall p50   wall p99    cpu p50    cpu p99")
+        for stage in stages {
+            guard let w = s.latencyMs[stage], let u = s.cpuMs[stage] else { continue }
+            lines.append(stage.padding(toLength: 14, withPad: " ", startingAt: 0)
+                + [w.p50, w.p99, u.p50, u.p99].map { f($0, 2).leftPadded(11) }.joined())
+        }
+        lines.append("recall@1 by distortion:")
+        for (bucket, r) in s.recallByOp.sorted(by: { $0.key < $1.key }) {
+            lines.append("  " + bucket.padding(toLength: 34, withPad: " ", startingAt: 0) + f(r.recallAt1) + "  (\(r.queries))")
+        }
+        if let labels = c.labels { lines.append("labels     " + labels.summaryLine) }
+        if c.failedQueries > 0 { lines.append("\(c.failedQueries) queries failed to decode") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import GlimpseImage
 
 /// Computes, or loads from the feature cache, the features of a set of reference photos.
@@ -13,7 +14,7 @@ public enum ReferenceLoader {
     /// The features of `photos`, in order.
     ///
     /// With a `cachePath`, a valid cache is used; a missing, stale or damaged one is rebuilt from the
-    /// photos and rewritten (the reason it was not used is returned in `cacheProblem`).
+    /// photos and rewritten (why an existing file was not used is returned in `cacheProblem`).
     ///
     /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when a photo cannot be read or decoded,
     ///   ``VisionError/cacheIO(path:reason:)`` when the rebuilt cache cannot be written.
@@ -24,12 +25,14 @@ public enum ReferenceLoader {
         var key: UInt64 = 0
         if let cachePath {
             key = try FeatureCache.key(for: photos, configuration: configuration)
-            do {
-                let cached = try FeatureCache.read(path: cachePath, expectedKey: key, configuration: configuration)
-                if cached.map(\.id) == photos.map(\.id) { return (cached, .cache, nil) }
-                problem = .cacheStale(path: cachePath, reason: "it lists other references")
-            } catch {
-                problem = error
+            if FileManager.default.fileExists(atPath: cachePath) {
+                do {
+                    let cached = try FeatureCache.read(path: cachePath, expectedKey: key, configuration: configuration)
+                    if cached.map(\.id) == photos.map(\.id) { return (cached, .cache, nil) }
+                    problem = .cacheStale(path: cachePath, reason: "it lists other references")
+                } catch {
+                    problem = error
+                }
             }
         }
         var references: [(id: String, features: ImageFeatures)] = []

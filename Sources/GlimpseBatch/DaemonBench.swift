@@ -51,8 +51,9 @@ public struct DaemonBench: Sendable {
                     var next = worker
                     while clock.now < deadline, !Task.isCancelled {
                         do {
+                            // Every connection opened before the deadline sends at least one request.
                             try await client.withConnection { connection in
-                                while clock.now < deadline {
+                                repeat {
                                     let picture = pictures[next % pictures.count]
                                     next += 1
                                     let t0 = clock.now
@@ -62,7 +63,7 @@ public struct DaemonBench: Sendable {
                                     } catch GlimpseClientError.server {
                                         recorder.recordError()
                                     }
-                                }
+                                } while clock.now < deadline
                             }
                         } catch {
                             // A dropped or refused connection: count it, pause briefly, reconnect.

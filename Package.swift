@@ -126,7 +126,11 @@ let package = Package(
         // Release benchmark of the daemon: socket round trips versus the same query in process.
         .executableTarget(
             name: "glimpse-server-bench",
-            dependencies: ["GlimpseServer", "GlimpseImage", "GlimpseIntents"],
+            dependencies: [
+                "GlimpseServer", "GlimpseImage", "GlimpseIntents",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -102,9 +102,10 @@ struct APIRoutes: Sendable {
         guard let cursor = request.uri.queryParameters.get("cursor"), !cursor.isEmpty else {
             throw APIError.badRequest("missing_cursor", "pass the `next` value of a previous answer as ?cursor=")
         }
+        let limit = request.uri.queryParameters.get("limit") == nil ? nil : try limitParameter(request)
         let service = self.service
         let page = try await runQuery(on: context) { cancellation in
-            try await service.nextPage(cursor: cursor, cancellation: cancellation)
+            try await service.nextPage(cursor: cursor, limit: limit, cancellation: cancellation)
         }
         let elapsed = ContinuousClock.now - start
         return try json(

@@ -92,9 +92,9 @@ public final class CatalogSearchService: SearchService {
     }
 
     /// Runs ``VisualSearchQuery/page(after:limit:)``.
-    public func nextPage(cursor: String, cancellation: QueryCancellation) async throws -> SearchPage {
+    public func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> SearchPage {
         do {
-            return Self.searchPage(try query.page(after: cursor))
+            return Self.searchPage(try query.page(after: cursor, limit: limit))
         } catch {
             throw Self.apiError(error)
         }

@@ -121,9 +121,11 @@ public final class GlimpseConnection {
     }
 
     /// `GET /v1/query/next`: the page after the one that returned `cursor`.
-    public func next(cursor: String) async throws -> QueryResponseJSON {
-        try await send(method: .GET, target: "/v1/query/next?cursor=" + Self.escape(cursor))
-            .decode(QueryResponseJSON.self)
+    ///
+    /// - Parameter limit: the most results on this page; `nil` for the daemon's default.
+    public func next(cursor: String, limit: Int? = nil) async throws -> QueryResponseJSON {
+        let target = "/v1/query/next?cursor=" + Self.escape(cursor) + (limit.map { "&limit=\($0)" } ?? "")
+        return try await send(method: .GET, target: target).decode(QueryResponseJSON.self)
     }
 
     /// `GET /v1/entities/{type}/{id}`.

@@ -59,8 +59,8 @@ public protocol SearchService: Sendable {
     ///   - cancellation: polled between stages; throw when it is set.
     func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> SearchPage
 
-    /// The page after the one that returned `cursor`.
-    func nextPage(cursor: String, cancellation: QueryCancellation) async throws -> SearchPage
+    /// The page after the one that returned `cursor`, of `limit` results (`nil`: the default).
+    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> SearchPage
 
     /// The entity of `type` (`place` or `collection`) with `id`, or `nil`.
     func entity(type: String, id: String) async throws -> EntityJSON?

@@ -1,6 +1,9 @@
 // Round-trip latency of visual search over the daemon's socket versus the same query in process.
 //
-// Usage: glimpse-server-bench --socket PATH --catalog Images [--requests N] [--concurrency 1,8] FILE...
+// Usage: glimpse-server-bench [--socket PATH] --catalog Images [--requests N] [--concurrency 1,8] FILE...
+//
+// Without --socket, the daemon runs in this process (same GlimpseServer as `glimpse serve`, on a socket
+// in /tmp), sharing the loaded catalog with the in-process measurement.
 //
 // In process, each query decodes the picture (as `glimpse query` does) and runs
 // VisualSearchQuery.search. Over the socket, each query is POST /v1/query to a running
@@ -10,6 +13,8 @@ import Foundation
 import GlimpseImage
 import GlimpseIntents
 import GlimpseServer
+import Logging
+import ServiceLifecycle
 
 struct Options {
     var socket = ""
@@ -86,13 +91,30 @@ func measure(
 /// The whole benchmark, off the main actor.
 func runBenchmark() async throws {
     let options = Options(arguments: CommandLine.arguments)
-    guard !options.socket.isEmpty, !options.files.isEmpty else {
+    guard !options.files.isEmpty else {
         FileHandle.standardError.write(Data("usage: glimpse-server-bench --socket PATH [--catalog DIR] [--requests N] [--concurrency 1,8] FILE...\n".utf8))
         exit(64)
     }
     let pictures = try options.files.map { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) }
     let service = try await CatalogSearchService.load(catalogDirectory: options.catalog)
-    let client = GlimpseClient(socketPath: options.socket)
+    var socketPath = options.socket
+    var group: ServiceGroup?
+    if socketPath.isEmpty {
+        socketPath = "/tmp/glimpse-server-bench-\(getpid()).sock"
+        var logger = Logger(label: "glimpse.bench")
+        logger.logLevel = .warning
+        let server = try GlimpseServer(
+            configuration: GlimpseServerConfiguration(socketPath: socketPath), service: service, logger: logger
+        )
+        let serviceGroup = ServiceGroup(services: [server], logger: logger)
+        group = serviceGroup
+        Task { try await serviceGroup.run() }
+        await server.ready.wait()
+        print("daemon: in this process on \(socketPath)")
+    } else {
+        print("daemon: \(socketPath)")
+    }
+    let client = GlimpseClient(socketPath: socketPath)
     _ = try await client.withConnection { try await $0.health() }
     let first = try ImageDecoder.decode(pictures[0])
     print("pictures: \(pictures.count), \(first.pixelBuffer.width)×\(first.pixelBuffer.height), "
@@ -136,6 +158,7 @@ func runBenchmark() async throws {
         let ratio = percentile(socket.latencies.sorted(), 50) / percentile(local.latencies.sorted(), 50)
         print(String(format: "socket/in-process p50 at c=%d: %.3f", level, ratio))
     }
+    await group?.triggerGracefulShutdown()
 }
 
 try await runBenchmark()

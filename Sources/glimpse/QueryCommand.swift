@@ -52,6 +52,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Flag(name: .customLong("json"), help: "Print the page as JSON.")
     var json = false
 
+    @Option(name: .customLong("socket"), help: "Ask the daemon on this socket (glimpse serve) instead of loading the catalog.")
+    var socket: String?
+
     func validate() throws {
         guard file != nil || labels != nil || cursor != nil else {
             throw ValidationError("give a FILE, --labels or --cursor")
@@ -60,6 +63,11 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let socket {
+            let response = try await queryDaemon(socket: socket)
+            print(json ? response.json() : response.text(moreCommand: "glimpse query --socket \(socket) --cursor CURSOR"))
+            return
+        }
         let loaded: Catalog
         do { loaded = try Catalog.load(directory: catalog) } catch { throw IntentsCommandError(error.description) }
         let store = SnapshotStore(cursorKey: Self.cursorKey())

@@ -7,6 +7,9 @@ struct Glimpse: AsyncParsableCommand {
         commandName: "glimpse",
         abstract: "Find the catalog places and collections that a picture shows.",
         version: "0.1.0",
-        subcommands: [DecodeCommand.self, EvalCommand.self, QueryCommand.self, EntitiesCommand.self, MatchCommand.self, BenchCommand.self, ServeCommand.self]
+        subcommands: [
+            ServeCommand.self, QueryCommand.self, MatchCommand.self, EntitiesCommand.self, LabelsCommand.self,
+            DecodeCommand.self, EvalCommand.self, BenchCommand.self, ModelsCommand.self,
+        ]
     )
 }

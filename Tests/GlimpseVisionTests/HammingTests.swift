@@ -46,6 +46,15 @@ import Testing
         #expect(empty.index == -1 && empty.distance == 257)
     }
 
+    @Test func nearestTwoKeepsTheFirstOfEqualDistances() {
+        // Many exact duplicates: the first one must win, whichever kernel variant runs.
+        let one = Self.randomDescriptors(1, seed: 12)
+        var refs = Self.randomDescriptors(37, seed: 13)
+        for slot in [5, 11, 20, 29] { refs.replaceSubrange((4 * slot)..<(4 * slot + 4), with: one) }
+        let r = Hamming.nearestTwo(query: one, 0, in: refs, start: 0, count: 37)
+        #expect(r.index == 5 && r.distance == 0 && r.second == 0)
+    }
+
     @Test func distancesListMatchesPlainCount() {
         let refs = Self.randomDescriptors(64, seed: 5), q = Self.randomDescriptors(1, seed: 6)
         let d = Hamming.distances(query: q, 0, to: refs)

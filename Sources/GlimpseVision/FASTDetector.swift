@@ -31,6 +31,8 @@ enum FASTDetector {
                 let o6 = offs[6], o7 = offs[7], o8 = offs[8], o9 = offs[9], o10 = offs[10], o11 = offs[11]
                 let o12 = offs[12], o13 = offs[13], o14 = offs[14], o15 = offs[15]
                 let t8 = SIMD16<UInt8>(repeating: UInt8(clamping: threshold))
+                let maxMinusT = SIMD16<UInt8>(repeating: 255 &- UInt8(clamping: threshold))
+                let one = SIMD16<UInt8>(repeating: 1), nine = SIMD16<UInt8>(repeating: 9)
                 // Lane k's bit (1 << k), split in two bytes so the 8-bit mask can select it.
                 let lowLaneBits = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0)
                 let highLaneBits = SIMD16<UInt8>(0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128)
@@ -52,8 +54,20 @@ enum FASTDetector {
                             let d8 = pointwiseMax(bottom, center) &- pointwiseMin(bottom, center)
                             let outside = (d0 .> t8) .| (d8 .> t8)
                             if !any(outside) { x += 16; continue }
-                            lanes = UInt32(lowLaneBits.replacing(with: 0, where: .!outside).wrappedSum())
-                                | UInt32(highLaneBits.replacing(with: 0, where: .!outside).wrappedSum()) << 8
+                            // A corner needs at least 9 ring pixels brighter (or darker): count them
+                            // for all sixteen pixels at once and keep only the lanes that reach 9.
+                            let hiV = pointwiseMin(center, maxMinusT) &+ t8  // saturates at 255
+                            let loV = pointwiseMax(center, t8) &- t8  // saturates at 0
+                            var brighter = SIMD16<UInt8>(repeating: 0), darker = SIMD16<UInt8>(repeating: 0)
+                            for k in 0..<16 {
+                                let v = raw.loadUnaligned(fromByteOffset: offs[k], as: SIMD16<UInt8>.self)
+                                brighter &+= one.replacing(with: 0, where: .!(v .> hiV))
+                                darker &+= one.replacing(with: 0, where: .!(v .< loV))
+                            }
+                            let candidate = outside .& ((brighter .>= nine) .| (darker .>= nine))
+                            if !any(candidate) { x += 16; continue }
+                            lanes = UInt32(lowLaneBits.replacing(with: 0, where: .!candidate).wrappedSum())
+                                | UInt32(highLaneBits.replacing(with: 0, where: .!candidate).wrappedSum()) << 8
                         } else {
                             lanes = (1 << UInt32(end - x)) - 1
                         }

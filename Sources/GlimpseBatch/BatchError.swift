@@ -15,6 +15,8 @@ public enum BatchError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooLarge(path: String, bytes: Int, limit: Int)
     /// The file was read but is not a picture Glimpse can decode; `reason` comes from the decoder.
     case notAnImage(path: String, reason: String)
+    /// The file is a PNG or JPEG that cannot be decoded (truncated, corrupt, too large…); `reason` comes from the decoder.
+    case badImage(path: String, reason: String)
     /// The picture decoded but matching it failed; `reason` comes from the matcher.
     case matchFailed(path: String, reason: String)
     /// The folder to match is missing or is not a directory.
@@ -35,6 +37,7 @@ public enum BatchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadable: "unreadable"
         case .tooLarge: "too_large"
         case .notAnImage: "not_an_image"
+        case .badImage: "bad_image"
         case .matchFailed: "match_failed"
         case .notADirectory: "not_a_directory"
         case .listingFailed: "listing_failed"
@@ -58,6 +61,8 @@ public enum BatchError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): \(bytes) bytes is more than the \(limit)-byte limit for one picture"
         case let .notAnImage(path, reason):
             "\(path): not a picture Glimpse can read (\(reason)); only JPEG and PNG files are matched"
+        case let .badImage(path, reason):
+            "\(path): \(reason)"
         case let .matchFailed(path, reason):
             "\(path): matching failed (\(reason))"
         case let .notADirectory(path):

@@ -128,7 +128,10 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         do {
             return try ImageDecoder.decode(bytes, options: decoding).pixelBuffer
         } catch {
-            throw .notAnImage(path: path, reason: error.description)
+            switch error {
+            case .empty, .unsupportedFormat: throw .notAnImage(path: path, reason: error.description)
+            default: throw .badImage(path: path, reason: error.description)
+            }
         }
     }
 

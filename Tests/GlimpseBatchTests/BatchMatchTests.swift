@@ -43,7 +43,7 @@ struct MixedFolder {
         let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: places[3].photoPath)))
         let scan = (0..<(jpeg.count - 1)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA } ?? 100
         try directory.write("truncated.jpg", Array(jpeg[..<scan]))
-        expected.append(("truncated.jpg", "not_an_image"))
+        expected.append(("truncated.jpg", "bad_image"))
         var generator = SystemRandomNumberGenerator()
         try directory.write("random.png", (0..<4_096).map { _ in UInt8.random(in: 0...255, using: &generator) })
         expected.append(("random.png", "not_an_image"))

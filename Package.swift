@@ -9,10 +9,19 @@
 //   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
 //   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
+//   CGlimpseVisionKernels      its popcount scan kernels (scalar, AVX-512 VPOPCNTDQ chosen at run time)
 //   GlimpseLabels              scene labels from the labelled-reference model in Models/
 //   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
+//   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
+//   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket, and its client
+//   GlimpseBatch               folder matching and the benchmarks behind `glimpse match` / `glimpse bench`
 //   glimpse                    the command-line tool
+//
+// Release benchmarks that compare against a reference measured in the same run:
+//   glimpse-decode-bench (vs a plain C libjpeg/libpng loop in CDecodeReference),
+//   glimpse-index-bench (vs the memory-bandwidth floor), glimpse-server-bench (socket vs in-process).
+// Micro-benchmarks live in the separate Benchmarks/ package, out of the default build.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -35,8 +44,6 @@ let package = Package(
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Batch and bench (GlimpseBatch): latency percentiles for `glimpse bench`.
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Daemon (GlimpseServer): HTTP/1.1 over a Unix socket, start/stop, logs, metrics, the socket client.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -46,6 +53,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Batch and bench (GlimpseBatch): latency percentiles for `glimpse bench`.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // MARK: C

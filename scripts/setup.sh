@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the system packages Glimpse builds against, only when they are missing (Debian/Ubuntu).
+# Installs the system packages Glimpse builds against (and curl, which the daemon tests use as a
+# real client), only when they are missing (Debian/Ubuntu).
 set -euo pipefail
 missing=()
-for pkg in libpng-dev libjpeg-dev pkg-config; do
+for pkg in libpng-dev libjpeg-dev pkg-config curl; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -27,7 +27,7 @@ struct EvalCommand: ParsableCommand {
     @Option(help: "The query manifest (JSON).")
     var queries: String
 
-    @Flag(help: "Print one JSON object with recall_at_1, recall_at_5, false_match_rate, queries, latency_ms, cpu_ms, recall_by_op.")
+    @Flag(help: "Print one JSON object with recall_at_1, recall_at_5, false_match_rate, queries, latency_ms, cpu_ms, recall_by_op (and label_f1, labels when the manifest lists labels).")
     var json = false
 
     @Option(help: "Reference feature cache file: used when valid, rebuilt when missing or stale.")
@@ -153,6 +153,7 @@ enum EvalOutput {
         var object = try JSONSerialization.jsonObject(with: encoder.encode(summary)) as? [String: Any] ?? [:]
         let extra = try JSONSerialization.jsonObject(with: encoder.encode(context)) as? [String: Any] ?? [:]
         object.merge(extra) { a, _ in a }
+        if let labels = context.labels { object["label_f1"] = labels.micro.f1 }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }

@@ -1,33 +1,46 @@
+import ArgumentParser
 import Foundation
 import GlimpseCatalog
 import GlimpseServer
 
 extension QueryCommand {
-    /// Sends the picture (or the cursor) to the daemon at `socket` and returns its page in the same
-    /// form the in-process query prints.
-    func queryDaemon(socket: String) async throws -> VisualSearchResponse {
-        let given = (labels ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+    /// Sends each picture (or the cursor) to the daemon at `socket` over one connection and prints
+    /// every page exactly as the in-process query does.
+    func runAgainstDaemon(socket: String) async throws {
+        let given = givenLabels()
+        let more = "glimpse query --socket \(socket) --cursor CURSOR" + (limit != 10 ? " --limit \(limit)" : "")
         let client = GlimpseClient(socketPath: socket)
+        var failures = 0
         do {
-            let answer: QueryResponseJSON = try await client.withConnection { connection in
+            try await client.withConnection { connection in
                 if let cursor {
-                    return try await connection.next(cursor: cursor, limit: limit)
+                    let answer = try await connection.next(cursor: cursor, limit: limit)
+                    printPage(try answer.visualSearchResponse(), moreCommand: more)
+                    return
                 }
-                guard let file else {
+                guard !files.isEmpty else {
                     throw IntentsCommandError("--socket needs a FILE or --cursor: the daemon answers pictures")
                 }
-                let bytes: [UInt8]
-                do {
-                    bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-                } catch {
-                    throw IntentsCommandError("\(file): cannot read it (\(error.localizedDescription))")
+                for file in files {
+                    printHeader(file)
+                    let bytes: [UInt8]
+                    do {
+                        bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+                    } catch {
+                        failures += reportFailure("\(file): cannot read it (\(error.localizedDescription))")
+                        continue
+                    }
+                    do {
+                        let answer = try await connection.query(image: bytes, labels: given, limit: limit)
+                        printPage(try answer.visualSearchResponse(), moreCommand: more)
+                    } catch let error as GlimpseClientError {
+                        failures += reportFailure("\(file): \(error.description)")
+                    }
                 }
-                return try await connection.query(image: bytes, labels: given, limit: limit)
             }
-            return try answer.visualSearchResponse()
         } catch let error as GlimpseClientError {
             throw IntentsCommandError(error.description)
         }
+        if failures > 0 { throw ExitCode(1) }
     }
 }

@@ -31,8 +31,8 @@ struct QueryCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The picture to search with (PNG or JPEG). Optional with --labels or --cursor.")
-    var file: String?
+    @Argument(help: "The pictures to search with (PNG or JPEG), each answered in turn. Optional with --labels or --cursor.")
+    var files: [String] = []
 
     @Option(name: .customLong("catalog"), help: "The catalog folder holding catalog.json.")
     var catalog = "Images"
@@ -56,7 +56,7 @@ struct QueryCommand: AsyncParsableCommand {
     var socket: String?
 
     func validate() throws {
-        guard file != nil || labels != nil || cursor != nil else {
+        guard !files.isEmpty || labels != nil || cursor != nil else {
             throw ValidationError("give a FILE, --labels or --cursor")
         }
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be in 1…100, got \(limit)") }
@@ -64,8 +64,7 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let socket {
-            let response = try await queryDaemon(socket: socket)
-            print(json ? response.json() : response.text(moreCommand: "glimpse query --socket \(socket) --cursor CURSOR"))
+            try await runAgainstDaemon(socket: socket)
             return
         }
         let loaded: Catalog
@@ -73,32 +72,67 @@ struct QueryCommand: AsyncParsableCommand {
         let store = SnapshotStore(cursorKey: Self.cursorKey())
         let snapshot = store.publish(loaded)
 
-        let page: VisualSearchPage
         if let cursor {
             let query = VisualSearchQuery(snapshot: snapshot, store: store)
+            let page: VisualSearchPage
             do { page = try query.page(after: cursor, limit: limit) } catch { throw IntentsCommandError(error.description) }
-        } else {
-            var picture: PixelBuffer?
-            if let file {
-                do {
-                    picture = try ImageDecoder.decode(contentsOfFile: file, options: DecodingOptions(maxDimension: 2048))
-                        .pixelBuffer
-                } catch {
-                    throw IntentsCommandError("\(file): \(error.description)")
-                }
-            }
-            let given = (labels ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
-            let matcher: VisualMatcher?
-            do { matcher = picture == nil ? nil : try await loaded.makeVisualMatcher() } catch {
-                throw IntentsCommandError(error.description)
-            }
-            let labeler = picture == nil || !given.isEmpty ? nil : try Self.labelPredictor(labelModel)
-            let query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
-            page = try await query.search(SemanticContentDescriptor(labels: given, pixelBuffer: picture), limit: limit)
+            printPage(VisualSearchResponse(page), moreCommand: moreCommand())
+            return
         }
-        let response = VisualSearchResponse(page)
-        print(json ? response.json() : response.text(moreCommand: moreCommand()))
+        let given = givenLabels()
+        if files.isEmpty {
+            let query = VisualSearchQuery(snapshot: snapshot, store: store)
+            let page = try await query.search(SemanticContentDescriptor(labels: given, pixelBuffer: nil), limit: limit)
+            printPage(VisualSearchResponse(page), moreCommand: moreCommand())
+            return
+        }
+        // The matcher and the label model are built once and serve every file.
+        let matcher: VisualMatcher
+        do { matcher = try await loaded.makeVisualMatcher() } catch { throw IntentsCommandError(error.description) }
+        let labeler = given.isEmpty ? try Self.labelPredictor(labelModel) : nil
+        let query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
+        var failures = 0
+        for file in files {
+            printHeader(file)
+            let picture: PixelBuffer
+            do {
+                picture = try ImageDecoder.decode(contentsOfFile: file, options: DecodingOptions(maxDimension: 2048))
+                    .pixelBuffer
+            } catch {
+                failures += reportFailure("\(file): \(error.description)")
+                continue
+            }
+            let page = try await query.search(SemanticContentDescriptor(labels: given, pixelBuffer: picture), limit: limit)
+            printPage(VisualSearchResponse(page), moreCommand: moreCommand())
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// The labels given with --labels, trimmed, empty ones dropped.
+    func givenLabels() -> [String] {
+        (labels ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Prints a `==> FILE` line before each picture's page when several pictures were given.
+    func printHeader(_ file: String) {
+        guard files.count > 1 else { return }
+        print(json ? #"{"file":"# + jsonString(file) + "}" : "==> \(file)")
+    }
+
+    /// Prints one page, as text or JSON.
+    func printPage(_ response: VisualSearchResponse, moreCommand: String) {
+        print(json ? response.json() : response.text(moreCommand: moreCommand))
+    }
+
+    /// Prints `Error: message` on stderr and returns 1, for counting failures.
+    func reportFailure(_ message: String) -> Int {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        return 1
+    }
+
+    private func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The key cursors are signed with: `$GLIMPSE_CURSOR_KEY`, else a fixed key (integrity only).

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// The repository root, found from this file's path.
+private let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The built `glimpse` executable, found next to the test bundle.
+private func glimpseExecutable() throws -> String {
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    while url.path != "/" {
+        let candidate = url.deletingLastPathComponent().appendingPathComponent("glimpse").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        url.deleteLastPathComponent()
+    }
+    throw POSIXError(.ENOENT)
+}
+
+/// Runs `glimpse` from the repository root; returns its exit status, stdout and stderr.
+private func glimpse(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+@Suite("glimpse command line")
+struct CommandLineTests {
+    @Test func labelsOnlyQueryReturnsFittingCollections() throws {
+        let run = try glimpse(["query", "--labels", "tower,sky", "--limit", "3", "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let page = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        let results = page?["results"] as? [[String: Any]] ?? []
+        #expect(results.count == 3)
+        #expect(results.allSatisfy { $0["type"] as? String == "collection" })
+        let ids = results.compactMap { ($0["entity"] as? [String: Any])?["id"] as? String }
+        #expect(ids.contains("towers"), "\(ids)")
+    }
+
+    @Test func entitySearchIsCaseAndAccentInsensitive() throws {
+        let run = try glimpse(["entities", "--search", "ÉIFFEL"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("eiffel-tower"))
+    }
+
+    @Test func propertyQueryFiltersAndSorts() throws {
+        let run = try glimpse(["entities", "--where", "kind == landmark", "--where", "continent == Asia",
+                               "--sort", "name", "--limit", "2"])
+        #expect(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").filter { $0.hasPrefix("place") }
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("Asia") })
+    }
+
+    @Test func unknownPropertyIsAClearError() throws {
+        let run = try glimpse(["entities", "--where", "colour == red"])
+        #expect(run.status != 0)
+        #expect((run.out + run.err).contains("colour"))
+    }
+
+    @Test func severalFilesAreAnsweredInTurnAndABadOneIsReportedAndSkipped() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broken = directory.appendingPathComponent("broken.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]).write(to: broken)
+        let photo = "Images/photos/040-eiffel-tower.jpg"
+        let run = try glimpse(["query", broken.path, photo, "--limit", "2"])
+        #expect(run.status == 1)
+        #expect(run.err.contains("broken.jpg"))
+        #expect(run.out.contains("==> \(photo)"))
+        let page = run.out.components(separatedBy: "==> \(photo)").last ?? ""
+        let first = page.split(separator: "\n").first { $0.contains("1. ") } ?? ""
+        #expect(first.contains("place") && first.contains("eiffel-tower"), "\(page)")
+    }
+}

@@ -1,1 +1,0 @@
-// GlimpseCLITests: placeholder; replaced as the tests are written.

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The main job on the bundled catalog: build Glimpse (release), start the daemon on Images/ over a
+# temporary Unix socket, send it pictures with the glimpse client and with curl, then stop it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+
+echo "==> building glimpse (release; the first build takes a few minutes)"
+swift build -c release --product glimpse
+bin="$(swift build -c release --show-bin-path)/glimpse"
+
+workdir="$(mktemp -d)"
+sock="$workdir/glimpse.sock"
+log="$workdir/serve.log"
+cleanup() {
+    if [ -n "${pid:-}" ] && kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid"; wait "$pid" || true; fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+echo "==> glimpse serve --socket $sock --catalog Images"
+"$bin" serve --socket "$sock" --catalog Images >"$log" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+    if curl -sf --unix-socket "$sock" http://localhost/healthz >/dev/null 2>&1; then break; fi
+    kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "the daemon exited early" >&2; exit 1; }
+    sleep 0.1
+done
+curl -sf --unix-socket "$sock" http://localhost/healthz; echo
+
+photo=Images/photos/040-eiffel-tower.jpg
+echo
+echo "==> glimpse query --socket \$sock $photo Images/photos/075-saltwater-crocodile-on-a-river-bank.jpg"
+"$bin" query --socket "$sock" --limit 5 "$photo" Images/photos/075-saltwater-crocodile-on-a-river-bank.jpg
+
+echo
+echo "==> curl --unix-socket \$sock --data-binary @Images/photos/034-great-pyramid-of-giza.jpg 'http://localhost/v1/query?limit=3'"
+curl -sS --unix-socket "$sock" -H 'Content-Type: image/jpeg' \
+    --data-binary @Images/photos/034-great-pyramid-of-giza.jpg 'http://localhost/v1/query?limit=3'
+echo
+
+echo
+echo "==> curl --unix-socket \$sock 'http://localhost/v1/entities?q=tower'"
+curl -sS --unix-socket "$sock" 'http://localhost/v1/entities?q=tower'
+echo
+
+echo
+echo "==> stopping the daemon (SIGTERM)"
+kill -TERM "$pid"; status=0; wait "$pid" || status=$?; pid=""
+tail -n 3 "$log"
+echo "daemon exited with status $status"

@@ -72,6 +72,7 @@ public struct SceneFeatureExtractor: ImageFeatureExtractor {
         /// Number of bins.
         public var count: Int { hue * saturation * value + grey }
 
+        /// The binning as `HxSxV+G`, as stored in the model file.
         public var canonicalString: String { "\(hue)x\(saturation)x\(value)+\(grey)" }
     }
 

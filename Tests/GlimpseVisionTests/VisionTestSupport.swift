@@ -7,7 +7,8 @@ enum Fixtures {
     static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let photosDirectory = repositoryRoot + "/Images/photos"
-    static let labelledDirectory = "/work/shared/labelled/images"
+    /// The labelled non-catalog photos, kept beside the repository in `shared/labelled`.
+    static let labelledDirectory = URL(fileURLWithPath: repositoryRoot + "/../shared/labelled/images").standardized.path
 
     /// Sorted catalog photo paths.
     static let photos: [String] = {

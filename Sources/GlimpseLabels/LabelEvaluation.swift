@@ -73,12 +73,26 @@ public struct LabelEvaluationReport: Sendable, Codable {
         public let distorted: Section?
     }
 
+    /// The gain in micro F1 of the first method over another one on one test set.
+    public struct Gain: Sendable, Codable {
+        /// The first method's extractor.
+        public let extractor: String
+        /// The extractor it is compared with.
+        public let baseline: String
+        /// `leave-one-out` or `distorted`.
+        public let testSet: String
+        /// The gain and its paired-bootstrap interval.
+        public let microF1: MicroF1Gain
+    }
+
     /// Number of labelled references.
     public let references: Int
     /// Number of cross-validation folds used to calibrate vote settings.
     public let folds: Int
     /// The methods compared, the model's extractor first.
     public let methods: [Method]
+    /// The first method's gain over each other method, per test set.
+    public let gains: [Gain]
 }
 
 /// Measures label quality on unseen photos for one or more feature extractors.
@@ -93,25 +107,54 @@ public enum LabelEvaluation {
         extractors: [any ImageFeatureExtractor], views: ReferenceViews = .none, folds: Int = 5,
         concurrency: Int = 2
     ) async throws(LabelBuildError) -> LabelEvaluationReport {
-        var methods: [LabelEvaluationReport.Method] = []
+        var outcomes: [Outcome] = []
         let queryPhotos = queries.map { LabelledPhoto(id: $0.path, path: $0.path, labels: []) }
         for extractor in extractors {
             let builder = LabelModelBuilder(extractor: extractor, views: views)
             let referenceFeatures = try await builder.features(of: references, concurrency: concurrency)
             let queryFeatures = try await builder.features(of: queryPhotos, views: ReferenceViews.none,
                                                            concurrency: concurrency).map { $0[0] }
-            methods.append(try evaluate(vocabulary: vocabulary, references: references,
-                                        referenceFeatures: referenceFeatures, queries: queries,
-                                        queryFeatures: queryFeatures, builder: builder, folds: folds))
+            outcomes.append(try evaluate(vocabulary: vocabulary, references: references,
+                                         referenceFeatures: referenceFeatures, queries: queries,
+                                         queryFeatures: queryFeatures, builder: builder, folds: folds))
         }
-        return LabelEvaluationReport(references: references.count, folds: folds, methods: methods)
+        return LabelEvaluationReport(references: references.count, folds: folds, methods: outcomes.map(\.method),
+                                     gains: gains(outcomes, queries: queries))
+    }
+
+    /// One extractor's report with the counts of every test photo, in test-photo order.
+    struct Outcome {
+        let method: LabelEvaluationReport.Method
+        let leaveOneOut: [PhotoLabelCounts]
+        let distorted: [PhotoLabelCounts]
+    }
+
+    /// The first outcome's micro-F1 gain over each other one, on each test set. Distorted queries are
+    /// resampled by source photo.
+    static func gains(_ outcomes: [Outcome], queries: [DistortedQuery]) -> [LabelEvaluationReport.Gain] {
+        guard let first = outcomes.first else { return [] }
+        var gains: [LabelEvaluationReport.Gain] = []
+        for other in outcomes.dropFirst() {
+            let sets: [(String, [PhotoLabelCounts], [PhotoLabelCounts], [Int])] = [
+                ("leave-one-out", first.leaveOneOut, other.leaveOneOut, Array(first.leaveOneOut.indices)),
+                ("distorted", first.distorted, other.distorted, queries.map(\.source)),
+            ]
+            for (name, mine, theirs, groups) in sets {
+                guard let gain = PairedBootstrap.microF1Gain(method: mine, baseline: theirs, group: groups) else {
+                    continue
+                }
+                gains.append(LabelEvaluationReport.Gain(extractor: first.method.extractor, baseline: other.method.extractor,
+                                                        testSet: name, microF1: gain))
+            }
+        }
+        return gains
     }
 
     /// Evaluates one extractor from precomputed feature vectors.
     static func evaluate(
         vocabulary: [String], references: [LabelledPhoto], referenceFeatures: [[[Float]]],
         queries: [DistortedQuery], queryFeatures: [[Float]], builder: LabelModelBuilder, folds: Int
-    ) throws(LabelBuildError) -> LabelEvaluationReport.Method {
+    ) throws(LabelBuildError) -> Outcome {
         let built = try builder.assemble(vocabulary: vocabulary, photos: references, features: referenceFeatures,
                                          vote: nil)
         let model = built.model
@@ -127,6 +170,8 @@ public enum LabelEvaluation {
         }
         var leaveOneOut = LabelMetrics()
         var distorted = LabelMetrics()
+        var leaveOneOutCounts = [PhotoLabelCounts](repeating: .zero, count: references.count)
+        var distortedCounts = [PhotoLabelCounts](repeating: .zero, count: queries.count)
         let queryTruth = queries.map { built.truth[$0.source] }
         for fold in 0..<foldCount {
             let training = references.indices.filter { foldOf($0) != fold }
@@ -134,15 +179,18 @@ public enum LabelEvaluation {
             let vote = VoteCalibration.calibrate(table: built.table, truth: built.truth, references: model.references,
                                                  labelCount: vocabulary.count, subset: training).vote
             VoteCalibration.evaluate(table: built.table, truth: built.truth, references: model.references,
-                                     vocabulary: vocabulary, subset: held, vote: vote, into: &leaveOneOut)
+                                     vocabulary: vocabulary, subset: held, vote: vote, into: &leaveOneOut,
+                                     perPhoto: &leaveOneOutCounts)
             let heldQueries = queries.indices.filter { foldOf(queries[$0].source) == fold }
             VoteCalibration.evaluate(table: queryTable, truth: queryTruth, references: model.references,
-                                     vocabulary: vocabulary, subset: heldQueries, vote: vote, into: &distorted)
+                                     vocabulary: vocabulary, subset: heldQueries, vote: vote, into: &distorted,
+                                     perPhoto: &distortedCounts)
         }
-        return LabelEvaluationReport.Method(
+        let method = LabelEvaluationReport.Method(
             extractor: model.extractor.description, k: model.vote.k, weightPower: model.vote.weightPower,
             threshold: model.vote.threshold, leaveOneOut: section(leaveOneOut),
             distorted: queries.isEmpty ? nil : section(distorted))
+        return Outcome(method: method, leaveOneOut: leaveOneOutCounts, distorted: distortedCounts)
     }
 
     static func section(_ metrics: LabelMetrics) -> LabelEvaluationReport.Section {

@@ -133,11 +133,26 @@ enum VoteCalibration {
         table: NeighbourTable, truth: [[Int]], references: [LabelledReference], vocabulary: [String],
         subset: [Int], vote: VoteParameters, into metrics: inout LabelMetrics
     ) {
+        var unused: [PhotoLabelCounts] = []
+        evaluate(table: table, truth: truth, references: references, vocabulary: vocabulary, subset: subset,
+                 vote: vote, into: &metrics, perPhoto: &unused)
+    }
+
+    /// Accumulates as above and also stores each query's own counts at `perPhoto[query]` (when
+    /// `perPhoto` has room for it), for paired comparisons between methods.
+    static func evaluate(
+        table: NeighbourTable, truth: [[Int]], references: [LabelledReference], vocabulary: [String],
+        subset: [Int], vote: VoteParameters, into metrics: inout LabelMetrics, perPhoto: inout [PhotoLabelCounts]
+    ) {
         for query in subset {
             let scores = LabelVote.scores(neighbours: table.lists[query], references: references,
                                           labelCount: vocabulary.count, vote: vote)
             let predicted = scores.indices.filter { scores[$0] >= vote.threshold(for: $0) }.map { vocabulary[$0] }
-            metrics.add(predicted: predicted, truth: truth[query].map { vocabulary[$0] })
+            let actual = truth[query].map { vocabulary[$0] }
+            metrics.add(predicted: predicted, truth: actual)
+            if perPhoto.indices.contains(query) {
+                perPhoto[query] = PhotoLabelCounts(predicted: predicted, truth: actual)
+            }
         }
     }
 }

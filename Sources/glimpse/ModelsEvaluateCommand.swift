@@ -71,6 +71,16 @@ enum LabelReportTable {
                     + pad(f(section.micro.f1), 10) + f(section.macro.f1))
             }
         }
+        if !report.gains.isEmpty {
+            lines.append("")
+            lines.append("micro-F1 gain, paired bootstrap over test photos (distorted queries drawn with their source photo):")
+            for gain in report.gains {
+                let g = gain.microF1
+                lines.append("  " + pad(gain.testSet, 15) + short(gain.extractor) + " over " + short(gain.baseline) + ": "
+                    + signed(g.gain) + ", 95 % interval " + signed(g.low) + " … " + signed(g.high) + ", higher in "
+                    + String(format: "%.1f", g.shareAbove * 100) + " % of \(g.resamples) resamples of \(g.groups) photos")
+            }
+        }
         for (index, title) in ["leave-one-out", "distorted"].enumerated() {
             let sections = report.methods.compactMap { index == 0 ? $0.leaveOneOut : $0.distorted }
             guard let first = sections.first else { continue }
@@ -88,6 +98,10 @@ enum LabelReportTable {
     }
 
     private static func f(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    private static func signed(_ value: Double) -> String { String(format: "%+.3f", value) }
+
+    private static func short(_ extractor: String) -> String { String(extractor.prefix { $0 != " " }) }
 
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)

@@ -84,4 +84,35 @@ struct CommandLineTests {
         let first = page.split(separator: "\n").first { $0.contains("1. ") } ?? ""
         #expect(first.contains("place") && first.contains("eiffel-tower"), "\(page)")
     }
+
+    @Test func modelsEvaluateReportsTheGainOverTheBaselineWithAnInterval() throws {
+        // A labelled folder of 36 catalog photos (its photos/ a link to the catalog's), leave-one-out:
+        // both extractors, and the paired bootstrap of their difference.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("photos"),
+                                                   withDestinationURL: URL(fileURLWithPath: repositoryRoot + "/Images/photos"))
+        let catalog = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Images/catalog.json"))) as? [String: Any]
+        let places = (catalog?["places"] as? [[String: Any]] ?? []).prefix(36)
+        let entries = places.map { ["id": $0["id"] ?? "", "image": $0["image"] ?? "", "labels": $0["labels"] ?? []] }
+        try JSONSerialization.data(withJSONObject: Array(entries)).write(to: directory.appendingPathComponent("labels.json"))
+        let run = try glimpse(["models", "evaluate", "--no-catalog-photos", "--labelled", directory.path, "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        let methods = report?["methods"] as? [[String: Any]] ?? []
+        #expect(methods.compactMap { ($0["extractor"] as? String)?.split(separator: " ").first }
+            == ["scene", "colour-histogram"])
+        let gains = report?["gains"] as? [[String: Any]] ?? []
+        #expect(gains.count == 1)
+        let gain = gains.first?["microF1"] as? [String: Any] ?? [:]
+        #expect(gains.first?["testSet"] as? String == "leave-one-out")
+        #expect(gain["groups"] as? Int == 36 && gain["resamples"] as? Int == 2000)
+        let low = gain["low"] as? Double ?? .nan, value = gain["gain"] as? Double ?? .nan
+        let high = gain["high"] as? Double ?? .nan
+        #expect(low <= value && value <= high && high - low > 0, "\(gain)")
+        let f1 = methods.compactMap { (($0["leaveOneOut"] as? [String: Any])?["micro"] as? [String: Any])?["f1"] as? Double }
+        #expect(f1.count == 2 && abs((f1[0] - f1[1]) - value) < 1e-9)
+    }
 }

@@ -1,0 +1,118 @@
+import GlimpseIndex
+
+/// One test photo's label counts: how many of its labels were right, wrong or missed.
+public struct PhotoLabelCounts: Sendable, Hashable, Codable {
+    /// Labels predicted that the photo has.
+    public var truePositives: Int
+    /// Labels predicted that the photo does not have.
+    public var falsePositives: Int
+    /// Labels the photo has that were not predicted.
+    public var falseNegatives: Int
+
+    /// Creates counts.
+    public init(truePositives: Int, falsePositives: Int, falseNegatives: Int) {
+        self.truePositives = truePositives
+        self.falsePositives = falsePositives
+        self.falseNegatives = falseNegatives
+    }
+
+    /// The counts of `predicted` against `truth`.
+    public init<P: Sequence<String>, T: Sequence<String>>(predicted: P, truth: T) {
+        let predictedSet = Set(predicted)
+        let truthSet = Set(truth)
+        truePositives = predictedSet.intersection(truthSet).count
+        falsePositives = predictedSet.count - truePositives
+        falseNegatives = truthSet.count - truePositives
+    }
+
+    static func + (lhs: Self, rhs: Self) -> Self {
+        Self(truePositives: lhs.truePositives + rhs.truePositives, falsePositives: lhs.falsePositives + rhs.falsePositives,
+             falseNegatives: lhs.falseNegatives + rhs.falseNegatives)
+    }
+
+    static let zero = Self(truePositives: 0, falsePositives: 0, falseNegatives: 0)
+
+    var microF1: Double {
+        LabelScore(truePositives: truePositives, falsePositives: falsePositives, falseNegatives: falseNegatives).f1
+    }
+}
+
+/// How much better one method's micro F1 is than another's on the same test photos, with a
+/// confidence interval from a paired bootstrap.
+public struct MicroF1Gain: Sendable, Hashable, Codable {
+    /// Micro F1 of the method minus micro F1 of the baseline, on the test photos as they are.
+    public let gain: Double
+    /// Lower end of the 95 % interval (2.5th percentile of the resampled gains).
+    public let low: Double
+    /// Upper end of the 95 % interval (97.5th percentile).
+    public let high: Double
+    /// Share of resamples in which the method scored higher than the baseline.
+    public let shareAbove: Double
+    /// Number of resamples.
+    public let resamples: Int
+    /// Number of groups resampled (photos, or the source photos of distorted queries).
+    public let groups: Int
+
+    /// Whether the whole 95 % interval lies above zero.
+    public var isClear: Bool { low > 0 }
+}
+
+/// The paired bootstrap of a micro-F1 difference.
+///
+/// Test photos are drawn with replacement, by group (a distorted query goes with the other
+/// queries made from the same photo, since they are not independent), and both methods are
+/// scored on the same draw, so the interval reflects the difference rather than each method's
+/// own spread.
+public enum PairedBootstrap {
+    /// The gain of `method` over `baseline`: `method[i]` and `baseline[i]` are the counts of test
+    /// item `i` under each, and `group[i]` the group it is drawn with. `nil` when the inputs differ
+    /// in length or are empty.
+    public static func microF1Gain(
+        method: [PhotoLabelCounts], baseline: [PhotoLabelCounts], group: [Int], resamples: Int = 2000,
+        seed: UInt64 = 1
+    ) -> MicroF1Gain? {
+        guard !method.isEmpty, method.count == baseline.count, method.count == group.count, resamples > 0 else {
+            return nil
+        }
+        var index: [Int: Int] = [:]
+        var methodSums: [PhotoLabelCounts] = []
+        var baselineSums: [PhotoLabelCounts] = []
+        for i in method.indices {
+            let slot: Int
+            if let found = index[group[i]] {
+                slot = found
+            } else {
+                slot = methodSums.count
+                index[group[i]] = slot
+                methodSums.append(.zero)
+                baselineSums.append(.zero)
+            }
+            methodSums[slot] = methodSums[slot] + method[i]
+            baselineSums[slot] = baselineSums[slot] + baseline[i]
+        }
+        let observed = methodSums.reduce(.zero, +).microF1 - baselineSums.reduce(.zero, +).microF1
+        var generator = SeededGenerator(seed: seed)
+        var gains: [Double] = []
+        gains.reserveCapacity(resamples)
+        var above = 0
+        let groups = methodSums.count
+        for _ in 0..<resamples {
+            var m = PhotoLabelCounts.zero
+            var b = PhotoLabelCounts.zero
+            for _ in 0..<groups {
+                let pick = Int(generator.next() % UInt64(groups))
+                m = m + methodSums[pick]
+                b = b + baselineSums[pick]
+            }
+            let gain = m.microF1 - b.microF1
+            if gain > 0 { above += 1 }
+            gains.append(gain)
+        }
+        gains.sort()
+        func percentile(_ p: Double) -> Double {
+            gains[min(gains.count - 1, max(0, Int((p * Double(gains.count - 1)).rounded())))]
+        }
+        return MicroF1Gain(gain: observed, low: percentile(0.025), high: percentile(0.975),
+                           shareAbove: Double(above) / Double(resamples), resamples: resamples, groups: groups)
+    }
+}

@@ -46,9 +46,10 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"] ?? "Models/labels.glimpsemodel"
     }
 
-    /// How query pictures are decoded: the same bound as `glimpse query` and the daemon use, so a
-    /// batch record equals the answer to a single query of the same picture.
-    public static let queryDecoding = DecodingOptions(maxDimension: 2048)
+    /// How query pictures are decoded: the same bound as `glimpse query` and the daemon use
+    /// (``VisionConfiguration/queryDecoding``), so a batch record equals the answer to a single
+    /// query of the same picture.
+    public static let queryDecoding = VisionConfiguration.default.queryDecoding
 
     /// Loads the catalog in `catalogDirectory`, builds the matcher over all its places (on all
     /// cores), and loads the label model at `labelModel` when that file exists.
@@ -84,7 +85,7 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         let store = SnapshotStore()
         let snapshot = store.publish(catalog)
         self.query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
-        self.decoding = Self.queryDecoding
+        self.decoding = matcher.configuration.queryDecoding
     }
 
     /// Matches one encoded picture.

@@ -12,12 +12,12 @@ public final class CatalogSearchService: SearchService {
     public let catalog: Catalog
     /// The visual search, built once.
     public let query: VisualSearchQuery
-    /// How query pictures are decoded: at most 2048 pixels a side, orientation applied (as
-    /// `glimpse query` does).
+    /// How query pictures are decoded (as `glimpse query` and `glimpse match` do).
     public let decodingOptions: DecodingOptions
 
-    /// The decoding options `glimpse query` uses for a picture file.
-    public static let queryDecodingOptions = DecodingOptions(maxDimension: 2048)
+    /// The decoding options of query pictures: no larger than the visual matcher looks at
+    /// (``VisionConfiguration/queryDecoding``), orientation applied.
+    public static let queryDecodingOptions = VisionConfiguration.default.queryDecoding
 
     /// The number of places.
     public var placeCount: Int { catalog.places.count }

@@ -182,3 +182,12 @@ public enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+import GlimpseImage
+
+extension VisionConfiguration {
+    /// How a query picture is best decoded for this configuration: no larger than the matcher looks at
+    /// (``queryMaxLongSide``), orientation applied. Decoding larger only adds work: the matcher would
+    /// resample the picture down to that size anyway, and labels are computed on a still smaller copy.
+    public var queryDecoding: DecodingOptions { DecodingOptions(maxDimension: queryMaxLongSide) }
+}

@@ -77,7 +77,7 @@ struct EvalCommand: ParsableCommand {
 
         var accumulator = EvaluationAccumulator()
         var failures = 0
-        let options = DecodingOptions(maxDimension: config.queryMaxLongSide)
+        let options = config.queryDecoding
         for entry in entries {
             let expected = entry.placeID.flatMap { indexed.contains($0) ? $0 : nil }
             let start = StageInstant.now()

@@ -96,7 +96,7 @@ struct QueryCommand: AsyncParsableCommand {
             printHeader(file)
             let picture: PixelBuffer
             do {
-                picture = try ImageDecoder.decode(contentsOfFile: file, options: DecodingOptions(maxDimension: 2048))
+                picture = try ImageDecoder.decode(contentsOfFile: file, options: VisionConfiguration.default.queryDecoding)
                     .pixelBuffer
             } catch {
                 failures += reportFailure("\(file): \(error.description)")

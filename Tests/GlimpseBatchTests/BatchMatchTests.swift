@@ -62,6 +62,21 @@ struct MixedFolder {
 }
 
 @Suite(.serialized) struct BatchMatchTests {
+    @Test func queryPicturesAreDecodedNoLargerThanTheMatcherLooksAt() throws {
+        let matcher = try smallMatcher.get()
+        let querySize = matcher.matcher.configuration.queryMaxLongSide
+        #expect(matcher.decoding.maxDimension == querySize)
+        let photo = matcher.catalog.places[0].photoPath
+        let full = try ImageDecoder.decode(contentsOfFile: photo).pixelBuffer
+        let decoded = try ImageDecoder.decode(contentsOfFile: photo, options: matcher.decoding).pixelBuffer
+        #expect(max(full.width, full.height) > querySize)
+        #expect(max(decoded.width, decoded.height) == querySize)
+        var smaller = VisionConfiguration.default
+        smaller.queryMaxLongSide = 320
+        let other = CatalogMatcher(catalog: matcher.catalog, matcher: VisualMatcher(references: [], configuration: smaller))
+        #expect(other.decoding.maxDimension == 320)
+    }
+
     @Test func everyEntryIsReportedInOrderAndTheGoodPhotosMatch() async throws {
         let matcher = try smallMatcher.get()
         let folder = try MixedFolder(matcher: matcher)

@@ -7,6 +7,7 @@
 //   CLibPNG, CLibJPEG          system libraries (pkg-config)
 //   CGlimpseCodecs             the only C that calls them; holds every setjmp
 //   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
+//   GlimpseFiles               crash-safe whole-file writes, checked reads, CRC-32 and CRC-32C
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
 //   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
 //   CGlimpseVisionKernels      its popcount scan kernels (scalar, AVX-512 VPOPCNTDQ chosen at run time)
@@ -34,6 +35,7 @@ let package = Package(
     products: [
         .executable(name: "glimpse", targets: ["glimpse"]),
         .library(name: "GlimpseImage", targets: ["GlimpseImage"]),
+        .library(name: "GlimpseFiles", targets: ["GlimpseFiles"]),
         .library(name: "GlimpseIndex", targets: ["GlimpseIndex"]),
         .library(name: "GlimpseVision", targets: ["GlimpseVision"]),
         .library(name: "GlimpseLabels", targets: ["GlimpseLabels"]),
@@ -82,6 +84,10 @@ let package = Package(
         .target(
             name: "GlimpseImage",
             dependencies: ["CGlimpseCodecs"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseFiles",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -182,6 +188,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests", dependencies: ["GlimpseVision", "GlimpseImage", "CGlimpseVisionKernels"],
                     swiftSettings: swiftSettings),

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a file could not be written, read or examined: which file, which step failed, and the
+/// system's reason.
+///
+/// Modules that own a file format map it into their own error type; ``description`` is a complete
+/// sentence for callers that show it as it is.
+public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The step of a read or a replacement that failed.
+    public enum Operation: Sendable, Equatable, CustomStringConvertible {
+        /// Creating the temporary file a replacement writes first (in the target's directory).
+        case createTemporary
+        /// Opening the file to read it.
+        case open
+        /// Finding the size of the opened file.
+        case stat
+        /// Reading the file.
+        case read
+        /// Writing the temporary file.
+        case write
+        /// Flushing the temporary file to disk.
+        case fsync
+        /// Closing the temporary file.
+        case close
+        /// Renaming the temporary file over the target.
+        case rename
+        /// Opening the target's directory to flush it, after the rename.
+        case openDirectory
+        /// Flushing the target's directory, after the rename.
+        case fsyncDirectory
+
+        /// The system call that failed: `open`, `fstat`, `read`, `write`, `fsync`, `close`, `rename`,
+        /// `open directory` or `fsync directory`.
+        public var systemCall: String {
+            switch self {
+            case .createTemporary, .open: "open"
+            case .stat: "fstat"
+            case .read: "read"
+            case .write: "write"
+            case .fsync: "fsync"
+            case .close: "close"
+            case .rename: "rename"
+            case .openDirectory: "open directory"
+            case .fsyncDirectory: "fsync directory"
+            }
+        }
+
+        /// What was being done, in words.
+        public var description: String {
+            switch self {
+            case .createTemporary: "creating the temporary file"
+            case .open: "opening the file"
+            case .stat: "examining the file"
+            case .read: "reading the file"
+            case .write: "writing the temporary file"
+            case .fsync: "flushing the temporary file to disk"
+            case .close: "closing the temporary file"
+            case .rename: "renaming the temporary file into place"
+            case .openDirectory: "opening the directory to flush it"
+            case .fsyncDirectory: "flushing the directory to disk"
+            }
+        }
+
+        /// Whether the step belongs to reading a file (as opposed to replacing one).
+        public var isRead: Bool {
+            switch self {
+            case .open, .stat, .read: true
+            default: false
+            }
+        }
+    }
+
+    /// The file that was being read or replaced (the target, never the temporary file).
+    public let path: String
+    /// The step that failed.
+    public let operation: Operation
+    /// The system error number (`errno`); `EIO` when a file shrank while it was read.
+    public let code: Int32
+    /// The system's message for ``code``, such as "No such file or directory".
+    public let systemMessage: String
+
+    /// An error for `path` whose `operation` failed with the system error number `code`.
+    public init(path: String, operation: Operation, code: Int32) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+        self.systemMessage = String(cString: strerror(code))
+    }
+
+    /// Whether the disk or the user's quota is full.
+    public var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
+
+    /// Whether a replacement had already put the new file in place when it failed (only flushing
+    /// the directory was left), so the target may hold the new contents.
+    public var isAfterRename: Bool { operation == .openDirectory || operation == .fsyncDirectory }
+
+    /// The failed step and the system's message, e.g. "creating the temporary file failed: No such
+    /// file or directory"; for use inside another module's message.
+    public var reason: String { "\(operation) failed: \(systemMessage)" }
+
+    /// A sentence that names the file, says what failed and what to do about it.
+    public var description: String {
+        if operation.isRead {
+            return "cannot read \(path): \(reason); \(readAdvice)"
+        }
+        if isAfterRename {
+            return "\(path) was replaced but \(reason); a crash now could lose the change, "
+                + "check the file system and save again"
+        }
+        return "cannot write \(path): \(reason); \(writeAdvice) (the previous file, if any, is untouched)"
+    }
+
+    private var readAdvice: String {
+        switch code {
+        case ENOENT, ENOTDIR: "check that the path is right and the file exists"
+        case EACCES, EPERM: "check that the file is readable"
+        case EISDIR: "give the path of a file, not of a directory"
+        default: "check that the file exists and is readable"
+        }
+    }
+
+    private var writeAdvice: String {
+        if isNoSpace { return "free disk space (or quota) and save again" }
+        switch code {
+        case EROFS: return "the file system is read-only; save somewhere writable"
+        case EISDIR: return "a directory is in the way of the file; give another path"
+        default: return "check that the directory exists and is writable"
+        }
+    }
+}

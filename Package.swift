@@ -99,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseImage", "CGlimpseVisionKernels"],
+            dependencies: ["GlimpseImage", "GlimpseIndex", "CGlimpseVisionKernels"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -190,7 +190,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseVisionTests", dependencies: ["GlimpseVision", "GlimpseImage", "CGlimpseVisionKernels"],
+        .testTarget(name: "GlimpseVisionTests",
+                    dependencies: ["GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage"],
                     swiftSettings: swiftSettings),

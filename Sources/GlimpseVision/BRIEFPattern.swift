@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseIndex
 
 /// The rotated-BRIEF sampling pattern: 256 point pairs inside a circle of radius 15, drawn from
 /// an isotropic Gaussian (σ = 31/5) by a seeded generator, pre-rotated into angle bins.
@@ -12,7 +13,7 @@ struct BRIEFPattern: Sendable {
     let offsets: [Int8]
 
     init(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let sigma = 31.0 / 5.0
         let r = Double(Self.radius)
         var pairs: [(Double, Double, Double, Double)] = []
@@ -53,24 +54,11 @@ struct BRIEFPattern: Sendable {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64) so the pattern is the same on every machine.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform double in (0, 1).
+extension SeededGenerator {
+    /// A uniform double in (0, 1): the top 53 bits of the next value, centred in their interval.
     mutating func unit() -> Double { (Double(next() >> 11) + 0.5) / Double(1 << 53) }
 
-    /// Two independent standard normal samples (Box–Muller).
+    /// Two independent standard normal samples (Box–Muller), in double precision.
     mutating func gaussianPair() -> (Double, Double) {
         let u = unit(), v = unit()
         let m = (-2 * log(u)).squareRoot()

@@ -1,4 +1,5 @@
 import CGlimpseVisionKernels
+import GlimpseIndex
 
 /// Locality-sensitive hashing over 256-bit descriptors: each table keys a descriptor by a fixed
 /// subset of its bits, so near descriptors tend to share a bucket in at least one table.
@@ -72,7 +73,7 @@ public struct LSHIndex: Sendable {
 
     /// Greedy bit selection (see `init`); tables use disjoint bits while enough remain.
     static func chooseBits(words: [UInt64], count n: Int, tables: Int, bits: Int, seed: UInt64) -> [[Int]] {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let sampleSize = min(n, 8192)
         var sample: [Int] = []
         sample.reserveCapacity(sampleSize)

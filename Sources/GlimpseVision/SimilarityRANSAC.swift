@@ -1,3 +1,6 @@
+import Foundation
+import GlimpseIndex
+
 /// A similarity transform of the plane (rotation, uniform scale, translation):
 /// `x' = a·x − b·y + tx`, `y' = b·x + a·y + ty`.
 public struct SimilarityTransform: Sendable, Equatable {
@@ -86,7 +89,7 @@ public enum SimilarityRANSAC {
     ) -> Result? {
         let n = min(from.count, to.count)
         guard n >= 2 else { return nil }
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         let t2 = threshold * threshold
         var bestCount = 0
         var bestModel: SimilarityTransform?
@@ -147,5 +150,3 @@ public enum SimilarityRANSAC {
         return out
     }
 }
-
-import Foundation

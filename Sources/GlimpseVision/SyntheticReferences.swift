@@ -1,3 +1,5 @@
+import GlimpseIndex
+
 /// Extra, made-up references for measuring how query time grows with the size of the index.
 public enum SyntheticReferences {
     /// `count` references whose descriptors are descriptors of randomly chosen real references
@@ -16,7 +18,7 @@ public enum SyntheticReferences {
         guard count > 0, let first = references.first(where: { $0.features.count > 0 }) else { return [] }
         let pool = references.filter { $0.features.count > 0 }
         let k = max(1, keypointsPerReference ?? first.features.count)
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var out: [(id: String, features: ImageFeatures)] = []
         out.reserveCapacity(count)
         for n in 0..<count {

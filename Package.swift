@@ -92,6 +92,7 @@ let package = Package(
         ),
         .target(
             name: "GlimpseIndex",
+            dependencies: ["GlimpseFiles"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -99,12 +100,12 @@ let package = Package(
         ),
         .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "CGlimpseVisionKernels"],
+            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "CGlimpseVisionKernels"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseLabels",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision"],
+            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -189,11 +190,11 @@ let package = Package(
         .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests",
                     dependencies: ["GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage"],
+        .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",

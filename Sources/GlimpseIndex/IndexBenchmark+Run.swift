@@ -1,3 +1,5 @@
+import GlimpseFiles
+
 /// The index benchmark: synthetic clustered data, exact-scan time against the memory-bandwidth floor,
 /// the int8 scan, HNSW build time, memory, latency and recall, and index file save and load.
 /// Shared by `glimpse-index-bench` and the CLI.

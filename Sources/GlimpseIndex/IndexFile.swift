@@ -1,3 +1,5 @@
+import GlimpseFiles
+
 /// The index file format: a versioned, checksummed binary image of an index.
 ///
 /// Layout, all integers little-endian:

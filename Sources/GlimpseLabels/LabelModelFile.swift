@@ -1,3 +1,5 @@
+import GlimpseFiles
+
 /// The binary layout of a label model file (all integers little-endian):
 ///
 /// ```

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseFiles
 
 /// A reference photo to index: its identifier and where its file is.
 public struct ReferencePhoto: Sendable, Hashable {
@@ -26,6 +27,8 @@ public enum FeatureCache {
     static let magic: [UInt8] = Array("GLVFEAT1".utf8)
     static let maxKeypointsPerReference = 100_000
     static let maxIDBytes = 4096
+    /// The magic, the format version, the key and the checksum: no cache file is shorter.
+    static let minimumSize = magic.count + 4 + 8 + 8
 
     /// The cache key of `photos` under `configuration`: changes when any photo's path, size or
     /// modification time changes, when photos are added, removed or reordered, or when the
@@ -86,7 +89,7 @@ public enum FeatureCache {
         _ data: [UInt8], expectedKey: UInt64, configuration: VisionConfiguration, path: String = "<memory>"
     ) throws(VisionError) -> [(id: String, features: ImageFeatures)] {
         func corrupt(_ reason: String) -> VisionError { .cacheCorrupt(path: path, reason: reason) }
-        guard data.count >= magic.count + 4 + 8 + 8 else { throw corrupt("file is too short (\(data.count) bytes)") }
+        guard data.count >= minimumSize else { throw corrupt("file is too short (\(data.count) bytes)") }
         guard Array(data.prefix(magic.count)) == magic else { throw corrupt("not a Glimpse feature cache (bad magic)") }
         var hasher = FNV1a64()
         hasher.add(data[0..<(data.count - 8)])
@@ -135,31 +138,36 @@ public enum FeatureCache {
         return out
     }
 
-    /// Reads and validates the cache at `path`.
+    /// Reads and validates the cache at `path`; a file that is too short or lacks the magic is
+    /// refused before the rest of it is read.
     ///
     /// - Throws: ``VisionError/cacheIO(path:reason:)`` when unreadable, or the errors of ``decode(_:expectedKey:configuration:path:)``.
     public static func read(path: String, expectedKey: UInt64, configuration: VisionConfiguration) throws(VisionError) -> [(id: String, features: ImageFeatures)] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .cacheIO(path: path, reason: "cannot read the file")
+        let data = try AtomicFile.read(
+            path, peekBytes: magic.count,
+            mapError: { VisionError.cacheIO(path: path, reason: "cannot read the file: \($0.systemMessage)") }
+        ) { (head, size) throws(VisionError) in
+            guard size >= minimumSize else {
+                throw .cacheCorrupt(path: path, reason: "file is too short (\(size) bytes)")
+            }
+            guard head == magic else {
+                throw .cacheCorrupt(path: path, reason: "not a Glimpse feature cache (bad magic)")
+            }
         }
-        return try decode([UInt8](data), expectedKey: expectedKey, configuration: configuration, path: path)
+        return try decode(data, expectedKey: expectedKey, configuration: configuration, path: path)
     }
 
-    /// Writes the cache atomically (a temporary file renamed over `path`).
+    /// Writes the cache atomically and durably: after a crash `path` holds either the previous cache
+    /// or this one, and concurrent writers (threads or processes) never mix their bytes.
     ///
     /// - Throws: ``VisionError/cacheIO(path:reason:)`` when the file cannot be written.
     public static func write(
         _ references: [(id: String, features: ImageFeatures)], key: UInt64, configuration: VisionConfiguration, path: String
     ) throws(VisionError) {
-        let bytes = encode(references, key: key, configuration: configuration)
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw .cacheIO(path: path, reason: "cannot create \(temporary)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw .cacheIO(path: path, reason: "cannot rename into place: \(reason)")
+        do throws(FileError) {
+            try AtomicFile.replace(path, with: encode(references, key: key, configuration: configuration))
+        } catch {
+            throw .cacheIO(path: path, reason: error.reason)
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GlimpseFiles
 import Testing
 
 @testable import GlimpseIndex
@@ -86,17 +87,17 @@ struct IndexFileTests {
         return flat
     }
 
-    @Test("CRC-32C check value")
-    func crcCheckValue() {
-        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
-        #expect(CRC32C.checksum([]) == 0)
-        let long = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        var split = CRC32C()
-        long.withUnsafeBytes { raw in
-            split.update(UnsafeRawBufferPointer(rebasing: raw[0..<333]))
-            split.update(UnsafeRawBufferPointer(rebasing: raw[333...]))
-        }
-        #expect(split.value == CRC32C.checksum(long))
+    @Test("the file format is unchanged: a known index encodes to the same bytes and checksums")
+    func formatIsPinned() throws {
+        let bytes = IndexFile.encode(try Self.smallFlat(), tag: "pin")
+        // FNV-1a 64 of the whole file, measured before the file I/O moved to GlimpseFiles.
+        var fingerprint: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { fingerprint = (fingerprint ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        #expect(bytes.count == 875)
+        #expect(fingerprint == 0x9ac8_34c4_3f81_7421)
+        #expect(Array(bytes[48..<52]) == [203, 9, 108, 53])  // the header CRC-32C
+        #expect(Array(bytes.suffix(8)) == [75, 66, 134, 82, 71, 69, 78, 68])  // the file CRC-32C, then "GEND"
+        #expect(CRC32C.checksum(Array(bytes[0..<48])) == 0x356C_09CB)
     }
 
     @Test("flat, int8 and HNSW indexes survive a save and load")
@@ -153,7 +154,7 @@ struct IndexFileTests {
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
         let bytes = IndexFile.encode(try Self.smallFlat())
-        try AtomicFile.write(Array(bytes.prefix(bytes.count - 100)), to: directory + "/cut.idx")
+        try IndexFile.write(Array(bytes.prefix(bytes.count - 100)), to: directory + "/cut.idx")
         #expect(throws: IndexFileError.truncated(expectedBytes: bytes.count, actualBytes: bytes.count - 100)) {
             try IndexFile.load(from: directory + "/cut.idx")
         }
@@ -218,7 +219,7 @@ struct IndexFileTests {
         #expect(failure(decoding: payload).map(isChecksumMismatch) == true)
         let directory = try makeTemporaryDirectory()
         defer { removeDirectory(directory) }
-        try AtomicFile.write(bytes, to: directory + "/flat.idx")
+        try IndexFile.write(bytes, to: directory + "/flat.idx")
         #expect(throws: IndexFileError.kindMismatch(expected: "HNSW", found: "flat")) {
             try IndexFile.loadHNSW(from: directory + "/flat.idx")
         }
@@ -273,7 +274,7 @@ struct IndexFileTests {
         }
         try IndexFile.save(flat, to: directory + "/a.idx")
         let stale = directory + "/.a.idx.tmp.12345"
-        try AtomicFile.write([1, 2, 3], to: stale)
+        try IndexFile.write([1, 2, 3], to: stale)
         #expect(listDirectory(directory) == [".a.idx.tmp.12345", "a.idx"])
         #expect(IndexFile.removeStaleTemporaryFiles(forTarget: directory + "/a.idx") == 1)
         #expect(listDirectory(directory) == ["a.idx"])

@@ -1,13 +1,20 @@
 import Foundation
+import GlimpseFiles
 import Testing
 @testable import GlimpseLabels
 
 @Suite("Label model file")
 struct LabelModelFileTests {
-    @Test("CRC-32 matches the standard check value")
-    func crcCheckValue() {
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(CRC32.checksum([UInt8]()) == 0)
+    @Test("the committed model loads and encodes back to the file's bytes exactly")
+    func committedModelRoundTrips() throws {
+        let path = Fixtures.committedModelPath
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let model = try LabelModel.load(from: path)
+        #expect(model.encoded() == file)
+        #expect(try LabelModel.decode(file).encoded() == file)
+        // The trailer is the CRC-32 of everything before it.
+        let stored = file.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        #expect(stored == CRC32.checksum(file.dropLast(4)))
     }
 
     @Test("a model survives encoding and decoding unchanged")
@@ -36,6 +43,16 @@ struct LabelModelFileTests {
         #expect(loaded.references.count == 6)
         let entries = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(entries == ["model.glimpsemodel"])
+    }
+
+    @Test("saving into a missing directory fails with the step and the system's reason")
+    func saveIntoMissingDirectory() throws {
+        let path = "/nonexistent-glimpse-directory/labels.glimpsemodel"
+        let model = try Fixtures.smallModel()
+        let error = try #require(throws: LabelModelError.self) { try model.save(to: path) }
+        #expect(error == .writeFailed(path: path, reason: "creating the temporary file failed: "
+            + String(cString: strerror(ENOENT))))
+        #expect(error.description.contains("check the directory exists and is writable"))
     }
 
     @Test("a missing file is refused with a message that says how to rebuild")

@@ -81,6 +81,81 @@ import Testing
         #expect(try ReferenceLoader.load(photos: photos, cachePath: cache).source == .cache)
     }
 
+    /// Made-up features, so the pinned bytes below do not depend on the photos or the extractor.
+    static let madeUp: [(id: String, features: ImageFeatures)] = {
+        let words = SeededStreamTests.descriptors(30, seed: 3)
+        let keypoints = (0..<30).map {
+            Keypoint(x: Float($0) * 1.5, y: Float($0) / 3, scale: 1.2, angle: Float($0) * 0.1, response: 7,
+                     level: Int32($0 % 3))
+        }
+        return [("one", ImageFeatures(width: 640, height: 480, keypoints: keypoints, descriptorWords: words)),
+                ("two", ImageFeatures(width: 10, height: 20, keypoints: [], descriptorWords: []))]
+    }()
+
+    @Test func fileLayoutAndChecksumAreUnchanged() {
+        let bytes = FeatureCache.encode(Self.madeUp, key: 0xABCDEF, configuration: .default)
+        // Measured before the cache wrote through GlimpseFiles: the same layout and FNV-1a 64 trailer.
+        #expect(bytes.count == 1842)
+        #expect(SeededStreamTests.fingerprint(bytes.map { UInt64($0) }) == 0xac14_3f60_a34b_c91a)
+        #expect(Array(bytes.suffix(8)) == [189, 115, 73, 97, 122, 153, 85, 255])
+    }
+
+    @Test func concurrentWritersLeaveOneValidCache() async throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cache = dir + "/features.cache"
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    for round in 0..<3 {
+                        try FeatureCache.write(Self.madeUp, key: UInt64(writer * 3 + round), configuration: .default, path: cache)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["features.cache"])
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache)))
+        let key = (0..<24).first { key in
+            (try? FeatureCache.decode(data, expectedKey: UInt64(key), configuration: .default)) != nil
+        }
+        #expect(key != nil, "the cache holds no writer's complete version")
+    }
+
+    @Test func readAndWriteFailuresNameTheFile() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = dir + "/no/such/features.cache"
+        let writeError = try #require(throws: VisionError.self) {
+            try FeatureCache.write(Self.madeUp, key: 1, configuration: .default, path: missing)
+        }
+        guard case let .cacheIO(path, reason) = writeError else { Issue.record("got \(writeError)"); return }
+        #expect(path == missing && reason.hasPrefix("creating the temporary file failed"))
+        let readError = try #require(throws: VisionError.self) {
+            try FeatureCache.read(path: missing, expectedKey: 1, configuration: .default)
+        }
+        guard case .cacheIO(missing, _) = readError else { Issue.record("got \(readError)"); return }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [])
+    }
+
+    @Test func foreignAndShortFilesAreRefusedAtTheirHead() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let foreign = dir + "/foreign.cache"
+        try Data(Array("PNG and a lot more than twenty-eight bytes".utf8)).write(to: URL(fileURLWithPath: foreign))
+        #expect(throws: VisionError.cacheCorrupt(path: foreign, reason: "not a Glimpse feature cache (bad magic)")) {
+            try FeatureCache.read(path: foreign, expectedKey: 1, configuration: .default)
+        }
+        let short = dir + "/short.cache"
+        try Data(Array("GLVFEAT1".utf8)).write(to: URL(fileURLWithPath: short))
+        #expect(throws: VisionError.cacheCorrupt(path: short, reason: "file is too short (8 bytes)")) {
+            try FeatureCache.read(path: short, expectedKey: 1, configuration: .default)
+        }
+        let good = dir + "/good.cache"
+        try FeatureCache.write(Self.madeUp, key: 4, configuration: .default, path: good)
+        #expect(try FeatureCache.read(path: good, expectedKey: 4, configuration: .default).map(\.id) == ["one", "two"])
+    }
+
     @Test func missingPhotoIsAnError() {
         #expect(throws: VisionError.self) {
             _ = try ReferenceLoader.load(photos: [ReferencePhoto(id: "x", path: "/nonexistent/x.jpg")], cachePath: nil)

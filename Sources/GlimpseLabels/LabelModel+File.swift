@@ -1,0 +1,37 @@
+import GlimpseFiles
+
+extension LabelModel {
+    /// Reads and validates the model file at `path`.
+    ///
+    /// - Throws: ``LabelModelError`` when the file cannot be read, is not a model file, is truncated or
+    ///   damaged, or was built with a feature extractor this build does not compute.
+    public static func load(from path: String) throws(LabelModelError) -> LabelModel {
+        let bytes: [UInt8]
+        do throws(FileError) {
+            bytes = try AtomicFile.readAll(path)
+        } catch {
+            throw .unreadable(path: path, reason: error.systemMessage)
+        }
+        return try LabelModelFile.decode(bytes, path: path)
+    }
+
+    /// Validates model file contents already in memory; `name` identifies them in errors.
+    public static func decode(_ bytes: [UInt8], name: String = "(in memory)") throws(LabelModelError) -> LabelModel {
+        try LabelModelFile.decode(bytes, path: name)
+    }
+
+    /// The model file contents.
+    public func encoded() -> [UInt8] { LabelModelFile.encode(self) }
+
+    /// Writes the model to `path`, replacing any file there atomically and durably: after a crash the
+    /// file holds either the previous model or this one.
+    ///
+    /// - Throws: ``LabelModelError/writeFailed(path:reason:)`` naming the step that failed.
+    public func save(to path: String) throws(LabelModelError) {
+        do throws(FileError) {
+            try AtomicFile.replace(path, with: encoded())
+        } catch {
+            throw .writeFailed(path: path, reason: error.reason)
+        }
+    }
+}

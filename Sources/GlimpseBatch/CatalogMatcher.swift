@@ -56,11 +56,12 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
     ///
     /// - Throws: ``CatalogMatcherError``.
     public static func load(
-        catalogDirectory: String, labelModel: String = defaultLabelModel, configuration: VisionConfiguration = .default
+        catalogDirectory: String, labelModel: String = defaultLabelModel, configuration: VisionConfiguration = .default,
+        featureCache: String? = nil
     ) async throws(CatalogMatcherError) -> CatalogMatcher {
         do {
             let catalog = try Catalog.load(directory: catalogDirectory)
-            let matcher = try await catalog.makeVisualMatcher(configuration: configuration)
+            let matcher = try await catalog.makeVisualMatcher(configuration: configuration, featureCache: featureCache)
             var labeler: LabelPredictor?
             if FileReader.exists(labelModel) {
                 do {

@@ -33,14 +33,44 @@ extension LabelPredictor: LabelDeriving {}
 extension Catalog {
     /// Builds a matcher whose references are the catalog's place photos, keyed by place id.
     ///
-    /// Photos are decoded and their features extracted on all cores.
+    /// Photos are decoded at the matcher's reference size and their features extracted on all cores,
+    /// exactly as `glimpse eval` prepares references. With `featureCache`, features are read from
+    /// that file when it was written for the same photos (paths, sizes, modification times) and
+    /// settings; otherwise they are extracted and the file is replaced. The cache only saves time: a
+    /// missing, stale or damaged file is rebuilt, and one that cannot be written is skipped (the
+    /// next build extracts again).
     ///
-    /// - Parameter placeIDs: the places to register, in catalog order; `nil` (the default) means all.
+    /// - Parameters:
+    ///   - placeIDs: the places to register, in catalog order; `nil` (the default) means all.
+    ///   - featureCache: the feature cache file, or `nil` for none.
     /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode.
     public func makeVisualMatcher(
-        configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil
+        configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil
     ) async throws(CatalogError) -> VisualMatcher {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
+        let photos = places.map { ReferencePhoto(id: $0.id, path: $0.photoPath) }
+        let key = featureCache.flatMap { _ in try? FeatureCache.key(for: photos, configuration: configuration) }
+        if let featureCache, let key, FileManager.default.fileExists(atPath: featureCache),
+           let cached = try? FeatureCache.read(path: featureCache, expectedKey: key, configuration: configuration),
+           cached.map(\.id) == photos.map(\.id) {
+            return VisualMatcher(references: cached, configuration: configuration)
+        }
+        let references = try await extractFeatures(of: places, configuration: configuration)
+        if let featureCache, let key {
+            let folder = (featureCache as NSString).deletingLastPathComponent
+            if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700])
+            }
+            try? FeatureCache.write(references, key: key, configuration: configuration, path: featureCache)
+        }
+        return VisualMatcher(references: references, configuration: configuration)
+    }
+
+    /// The features of the photos of `places`, in order, extracted on all cores.
+    private func extractFeatures(
+        of places: [PlaceEntity], configuration: VisionConfiguration
+    ) async throws(CatalogError) -> [(id: String, features: ImageFeatures)] {
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, places.count))
         let features: [ImageFeatures?]
         do {
@@ -50,15 +80,14 @@ extension Catalog {
                         var out: [(Int, ImageFeatures)] = []
                         for index in stride(from: worker, to: places.count, by: workers) {
                             let place = places[index]
-                            let decoded: DecodedImage
-                            do {
-                                decoded = try ImageDecoder.decode(contentsOfFile: place.photoPath)
+                            do throws(VisionError) {
+                                out.append((index, try ReferenceLoader.features(ofPhotoAt: place.photoPath,
+                                                                                configuration: configuration)))
                             } catch {
-                                throw CatalogError.undecodablePhoto(
-                                    placeID: place.id, path: place.photoPath, reason: String(describing: error))
+                                var reason = error.description
+                                if case .referencePhoto(_, let why) = error { reason = why }
+                                throw CatalogError.undecodablePhoto(placeID: place.id, path: place.photoPath, reason: reason)
                             }
-                            out.append((index, FeatureExtractor.extract(from: decoded.pixelBuffer,
-                                                                        configuration: configuration)))
                         }
                         return out
                     }
@@ -74,9 +103,40 @@ extension Catalog {
         } catch {
             throw .unreadable(path: directory, reason: String(describing: error))
         }
-        let references = zip(places, features).compactMap { place, features in
+        return zip(places, features).compactMap { place, features in
             features.map { (id: place.id, features: $0) }
         }
-        return VisualMatcher(references: references, configuration: configuration)
+    }
+}
+
+extension Catalog {
+    /// The per-user feature cache file for the catalog in `directory`:
+    /// `$GLIMPSE_CACHE_DIR`, else `$XDG_CACHE_HOME/glimpse`, else `$HOME/.cache/glimpse`, holding
+    /// `features-<folder name>-<hash of the folder's absolute path>.glfeat`; `nil` when none of those
+    /// variables is set.
+    public static func defaultFeatureCachePath(
+        forDirectory directory: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        let folder: String
+        if let explicit = environment["GLIMPSE_CACHE_DIR"], !explicit.isEmpty {
+            folder = explicit
+        } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            folder = xdg + "/glimpse"
+        } else if let home = environment["HOME"], !home.isEmpty {
+            folder = home + "/.cache/glimpse"
+        } else {
+            return nil
+        }
+        let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
+        // FNV-1a, 64-bit: a stable name for the folder's path (Swift's Hasher is seeded per process).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in absolute.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let name = String(URL(fileURLWithPath: absolute).lastPathComponent.unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_"
+        }.prefix(64))
+        let hex = String(hash, radix: 16)
+        return folder + "/features-\(name)-" + String(repeating: "0", count: 16 - hex.count) + hex + ".glfeat"
     }
 }

@@ -39,7 +39,9 @@ public final class CatalogSearchService: SearchService {
     ///   else in the current directory.
     /// - Throws: ``GlimpseServerError`` with code `catalogUnavailable` (missing files) or
     ///   `catalogInvalid` (files that do not validate), naming the path.
-    public static func load(catalogDirectory: String, modelPath: String? = nil) async throws(GlimpseServerError)
+    public static func load(
+        catalogDirectory: String, modelPath: String? = nil, featureCache: String? = nil
+    ) async throws(GlimpseServerError)
         -> CatalogSearchService
     {
         let catalog: Catalog
@@ -63,7 +65,7 @@ public final class CatalogSearchService: SearchService {
         }
         let matcher: VisualMatcher
         do throws(CatalogError) {
-            matcher = try await catalog.makeVisualMatcher()
+            matcher = try await catalog.makeVisualMatcher(featureCache: featureCache)
         } catch {
             throw GlimpseServerError(code: Self.code(for: error), message: "cannot index the catalog photos: \(error)")
         }

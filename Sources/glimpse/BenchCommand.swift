@@ -29,6 +29,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "The catalog folder (holding catalog.json).")
     var catalog = "Images"
 
+    @OptionGroup var featureCache: FeatureCacheOptions
+
     @Option(help: "The scene label model; labels are left out when the file does not exist.")
     var labelModel = CatalogMatcher.defaultLabelModel
 
@@ -123,7 +125,9 @@ struct BenchCommand: AsyncParsableCommand {
                 } else {
                     report = BenchReport(mode: "in-process")
                     progress("building the matcher over \(catalog)")
-                    let matcher = try await CatalogMatcher.load(catalogDirectory: catalog, labelModel: labelModel)
+                    let matcher = try await CatalogMatcher.load(
+                        catalogDirectory: catalog, labelModel: labelModel,
+                        featureCache: featureCache.resolved(catalogDirectory: catalog))
                     report.notes = [
                         "\(passes) passes over \(pictures.count) pictures, one query at a time, against "
                             + "\(matcher.matcher.referenceCount) references; per s = whole queries per second",

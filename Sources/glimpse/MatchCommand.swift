@@ -47,6 +47,8 @@ struct MatchCommand: AsyncParsableCommand {
     @Option(help: "The catalog folder (holding catalog.json).")
     var catalog = "Images"
 
+    @OptionGroup var featureCache: FeatureCacheOptions
+
     @Option(help: "The scene label model; labels are left out when the file does not exist.")
     var labelModel = CatalogMatcher.defaultLabelModel
 
@@ -66,7 +68,9 @@ struct MatchCommand: AsyncParsableCommand {
         let format = RecordFormat(rawValue: self.format) ?? .jsonl
         do {
             let walker = try ImageWalker(root: directory, options: WalkOptions(recursive: recursive, allFiles: allFiles))
-            let matcher = try await CatalogMatcher.load(catalogDirectory: catalog, labelModel: labelModel)
+            let matcher = try await CatalogMatcher.load(
+                catalogDirectory: catalog, labelModel: labelModel,
+                featureCache: featureCache.resolved(catalogDirectory: catalog))
             let runner = BatchRunner(matcher: matcher, jobs: jobs, limit: limit)
 
             var state = ResumeState()

@@ -37,6 +37,8 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(name: .customLong("catalog"), help: "The catalog folder holding catalog.json.")
     var catalog = "Images"
 
+    @OptionGroup var featureCache: FeatureCacheOptions
+
     @Option(name: .customLong("labels"), help: "Comma-separated labels describing the picture, such as 'tower,sky'.")
     var labels: String?
 
@@ -88,7 +90,11 @@ struct QueryCommand: AsyncParsableCommand {
         }
         // The matcher and the label model are built once and serve every file.
         let matcher: VisualMatcher
-        do { matcher = try await loaded.makeVisualMatcher() } catch { throw IntentsCommandError(error.description) }
+        do {
+            matcher = try await loaded.makeVisualMatcher(featureCache: featureCache.resolved(catalogDirectory: catalog))
+        } catch {
+            throw IntentsCommandError(error.description)
+        }
         let labeler = given.isEmpty ? try Self.labelPredictor(labelModel) : nil
         let query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
         var failures = 0

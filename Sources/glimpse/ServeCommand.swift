@@ -24,6 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The catalog folder holding catalog.json.")
     var catalog: String = "Images"
 
+    @OptionGroup var featureCache: FeatureCacheOptions
+
     @Option(help: "The label model. Default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel.")
     var model: String?
 
@@ -95,7 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
             // Refuse a live daemon, a non-socket or a too-long path before the slow catalog load.
             try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
             let start = ContinuousClock.now
-            let service = try await CatalogSearchService.load(catalogDirectory: catalog, modelPath: model)
+            let service = try await CatalogSearchService.load(
+                catalogDirectory: catalog, modelPath: model, featureCache: featureCache.resolved(catalogDirectory: catalog))
             logger.info(
                 "catalog loaded",
                 metadata: [

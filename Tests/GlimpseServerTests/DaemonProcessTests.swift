@@ -15,6 +15,11 @@ private func glimpseExecutable() throws -> String {
     throw POSIXError(.ENOENT)
 }
 
+/// The environment of `glimpse` processes: this one's, with the feature cache kept beside the test
+/// catalog (a temporary folder) rather than in the user's cache folder.
+private let testEnvironment: [String: String] = ProcessInfo.processInfo.environment
+    .merging(["GLIMPSE_CACHE_DIR": catalogDirectory + "/cache"]) { $1 }
+
 /// A `glimpse serve` process.
 private final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` and the pipes are only touched from the test's own task.
@@ -28,6 +33,7 @@ private final class ServeProcess: @unchecked Sendable {
             "--model", repositoryRoot + "/Models/labels.glimpsemodel",
         ] + extra
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        process.environment = testEnvironment
         process.standardError = errors
         process.standardOutput = errors
         try process.run()
@@ -81,6 +87,7 @@ private func runGlimpse(_ arguments: [String]) async -> (status: Int32, output: 
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        process.environment = testEnvironment
         let output = Pipe()
         process.standardOutput = output
         do { try process.run() } catch { return (-1, "") }

@@ -9,8 +9,8 @@ import Testing
 /// The daemon's answers against the same queries run in this process.
 @Suite("Daemon queries", .serialized)
 struct ServerQueryTests {
-    /// The in-process answer for a photo, as `glimpse query` computes it: decode at most 2048 pixels
-    /// a side, then ``VisualSearchQuery/search(_:limit:)``.
+    /// The in-process answer for a photo, as `glimpse query` computes it: decode no larger than the
+    /// matcher looks at, then ``VisualSearchQuery/search(_:limit:)``.
     private func inProcess(_ name: String, limit: Int) async throws -> VisualSearchResponse {
         let service = try await SharedService.shared.get()
         let decoded = try ImageDecoder.decode(

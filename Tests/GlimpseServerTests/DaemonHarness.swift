@@ -77,16 +77,19 @@ struct RunningDaemon {
     static func start(
         limits: ServerLimits = ServerLimits(),
         peerPolicy: PeerPolicy = PeerPolicy(),
-        socketName: String = "g.sock"
+        socketName: String = "g.sock",
+        service: (any SearchService)? = nil
     ) async throws -> RunningDaemon {
         let directory = try TemporaryDirectory()
+        let chosen: any SearchService
+        if let service { chosen = service } else { chosen = try await SharedService.shared.get() }
         var logger = Logger(label: "glimpse.test")
         logger.logLevel = .warning
         let server = try GlimpseServer(
             configuration: GlimpseServerConfiguration(
                 socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy
             ),
-            service: try await SharedService.shared.get(),
+            service: chosen,
             logger: logger
         )
         let group = ServiceGroup(services: [server], logger: logger)

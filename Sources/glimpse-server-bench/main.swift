@@ -16,25 +16,54 @@ import GlimpseServer
 import Logging
 import ServiceLifecycle
 
+let usage = """
+    usage: glimpse-server-bench [--socket PATH] [--catalog DIR] [--requests N] [--concurrency 1,8] FILE...
+
+    Round trips of POST /v1/query over a Unix socket against the same query in process, per
+    concurrency level. Without --socket the daemon runs in this process. --requests is per worker
+    (default 40); --catalog defaults to Images.
+
+    """
+
+/// A command-line mistake: the message and the usage go to standard error, exit status 64.
+struct UsageError: Error {
+    let message: String
+}
+
 struct Options {
     var socket = ""
     var catalog = "Images"
     var requests = 40
     var concurrency = [1, 8]
     var files: [String] = []
+    var help = false
 
-    init(arguments: [String]) {
+    init(arguments: [String]) throws(UsageError) {
         var iterator = arguments.dropFirst().makeIterator()
+        func value(_ option: String) throws(UsageError) -> String {
+            guard let next = iterator.next(), !next.hasPrefix("--") else { throw UsageError(message: "\(option) needs a value") }
+            return next
+        }
         while let argument = iterator.next() {
             switch argument {
-            case "--socket": socket = iterator.next() ?? ""
-            case "--catalog": catalog = iterator.next() ?? catalog
-            case "--requests": requests = Int(iterator.next() ?? "") ?? requests
+            case "--help", "-h": help = true
+            case "--socket": socket = try value(argument)
+            case "--catalog": catalog = try value(argument)
+            case "--requests":
+                guard let n = Int(try value(argument)), n >= 1 else { throw UsageError(message: "--requests needs a positive number") }
+                requests = n
             case "--concurrency":
-                concurrency = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
-            default: files.append(argument)
+                let levels = try value(argument).split(separator: ",").map { Int($0) }
+                guard !levels.isEmpty, levels.allSatisfy({ ($0 ?? 0) >= 1 }) else {
+                    throw UsageError(message: "--concurrency needs positive numbers separated by commas, e.g. 1,8")
+                }
+                concurrency = levels.compactMap { $0 }
+            default:
+                guard !argument.hasPrefix("-") else { throw UsageError(message: "unknown option \(argument)") }
+                files.append(argument)
             }
         }
+        if !help && files.isEmpty { throw UsageError(message: "give at least one picture FILE") }
     }
 }
 
@@ -90,12 +119,22 @@ func measure(
 
 /// The whole benchmark, off the main actor.
 func runBenchmark() async throws {
-    let options = Options(arguments: CommandLine.arguments)
-    guard !options.files.isEmpty else {
-        FileHandle.standardError.write(Data("usage: glimpse-server-bench --socket PATH [--catalog DIR] [--requests N] [--concurrency 1,8] FILE...\n".utf8))
+    let options: Options
+    do {
+        options = try Options(arguments: CommandLine.arguments)
+    } catch {
+        FileHandle.standardError.write(Data("glimpse-server-bench: \(error.message)\n\(usage)".utf8))
         exit(64)
     }
-    let pictures = try options.files.map { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) }
+    if options.help {
+        print(usage, terminator: "")
+        return
+    }
+    let pictures = try options.files.map { path in
+        do { return Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+            throw BenchFailure("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
     let service = try await CatalogSearchService.load(catalogDirectory: options.catalog)
     var socketPath = options.socket
     var group: ServiceGroup?
@@ -183,4 +222,15 @@ func runBenchmark() async throws {
     await group?.triggerGracefulShutdown()
 }
 
-try await runBenchmark()
+/// A failure reported as one line on standard error, exit status 1.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+do {
+    try await runBenchmark()
+} catch {
+    FileHandle.standardError.write(Data("glimpse-server-bench: \(error)\n".utf8))
+    exit(1)
+}

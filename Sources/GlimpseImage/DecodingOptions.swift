@@ -38,14 +38,23 @@ public struct DecodingOptions: Sendable {
     /// of at least this, then area-averages down to fit; PNG decodes fully and area-averages.
     /// Images already within the bound are never enlarged.
     public var maxDimension: Int?
+    /// How far below ``maxDimension`` a JPEG's longer side may land, as a share of it (0…0.5,
+    /// default 0), when that lets it decode at a stronger DCT scale and skip resampling: with 0.05 and
+    /// a bound of 512, a 4032-pixel photo decodes at 1/8 to 504 pixels instead of at 1/4 and then
+    /// averaged down to 512 (several times less work). Other values are clamped to 0…0.5; PNG ignores it.
+    public var maxDimensionSlack: Double
     /// The limits checked against the header before decoding.
     public var limits: DecodingLimits
     /// Whether the EXIF orientation (1–8) is applied so that the result is upright. Default `true`.
     public var appliesOrientation: Bool
 
     /// Creates options: full size, default limits, orientation applied unless told otherwise.
-    public init(maxDimension: Int? = nil, limits: DecodingLimits = .default, appliesOrientation: Bool = true) {
+    public init(
+        maxDimension: Int? = nil, maxDimensionSlack: Double = 0, limits: DecodingLimits = .default,
+        appliesOrientation: Bool = true
+    ) {
         self.maxDimension = maxDimension
+        self.maxDimensionSlack = maxDimensionSlack
         self.limits = limits
         self.appliesOrientation = appliesOrientation
     }

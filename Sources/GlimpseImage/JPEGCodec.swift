@@ -3,10 +3,13 @@ import CGlimpseCodecs
 /// JPEG decoding through the libjpeg-turbo shim in CGlimpseCodecs.
 enum JPEGCodec {
     /// The strongest DCT scale denominator (8, 4, 2, else 1) whose output keeps a longer side of at
-    /// least `target`; libjpeg's scaled size is the ceiling of the side divided by the denominator.
-    static func scaleDenominator(longerSide: Int, target: Int?) -> Int {
+    /// least `target` less the `slack` share of it; libjpeg's scaled size is the ceiling of the side
+    /// divided by the denominator.
+    static func scaleDenominator(longerSide: Int, target: Int?, slack: Double = 0) -> Int {
         guard let target, target < longerSide else { return 1 }
-        for denominator in [8, 4, 2] where (longerSide + denominator - 1) / denominator >= target {
+        let share = slack.isNaN ? 0 : min(0.5, max(0, slack))
+        let lowest = Int((Double(target) * (1 - share)).rounded(.up))
+        for denominator in [8, 4, 2] where (longerSide + denominator - 1) / denominator >= lowest {
             return denominator
         }
         return 1
@@ -45,7 +48,8 @@ enum JPEGCodec {
             orientation = ExifOrientation.parse(UnsafeRawBufferPointer(start: exif, count: header.exif_length)) ?? 1
         }
 
-        let denominator = scaleDenominator(longerSide: max(width, height), target: options.maxDimension)
+        let denominator = scaleDenominator(
+            longerSide: max(width, height), target: options.maxDimension, slack: options.maxDimensionSlack)
         var outWidth: UInt32 = 0, outHeight: UInt32 = 0
         let sized = glimpse_jpeg_output_size(decoder, Int32(denominator), &outWidth, &outHeight, &result)
         try CodecSupport.check(sized, result, format: .jpeg, limits: limits)

@@ -40,29 +40,32 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
     /// How query pictures are decoded.
     public let decoding: DecodingOptions
 
-    /// The label model file used when none is named: `$GLIMPSE_LABEL_MODEL`, else
-    /// `Models/labels.glimpsemodel` in the current directory.
-    public static var defaultLabelModel: String {
-        ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"] ?? "Models/labels.glimpsemodel"
-    }
-
     /// How query pictures are decoded: the same bound as `glimpse query` and the daemon use
     /// (``VisionConfiguration/queryDecoding``), so a batch record equals the answer to a single
     /// query of the same picture.
     public static let queryDecoding = VisionConfiguration.default.queryDecoding
 
     /// Loads the catalog in `catalogDirectory`, builds the matcher over all its places (on all
-    /// cores), and loads the label model at `labelModel` when that file exists.
+    /// cores), and loads the label model.
     ///
+    /// - Parameter labelModel: the label model file; `nil` means
+    ///   ``LabelModel/defaultPath(catalogDirectory:environment:)``, and then labels are left out when
+    ///   that file does not exist. A named file that does not exist is an error.
     /// - Throws: ``CatalogMatcherError``.
     public static func load(
-        catalogDirectory: String, labelModel: String = defaultLabelModel, configuration: VisionConfiguration = .default,
+        catalogDirectory: String, labelModel: String? = nil, configuration: VisionConfiguration = .default,
         featureCache: String? = nil
     ) async throws(CatalogMatcherError) -> CatalogMatcher {
+        let modelPath = labelModel ?? LabelModel.defaultPath(catalogDirectory: catalogDirectory)
+        if labelModel != nil && !FileReader.exists(modelPath) {
+            throw .labelModel(path: modelPath, reason: "there is no such file; build it with `glimpse models build` "
+                + "or leave the option out to run without labels when none is found")
+        }
         do {
             let catalog = try Catalog.load(directory: catalogDirectory)
             let matcher = try await catalog.makeVisualMatcher(configuration: configuration, featureCache: featureCache)
             var labeler: LabelPredictor?
+            let labelModel = modelPath
             if FileReader.exists(labelModel) {
                 do {
                     labeler = LabelPredictor(model: try LabelModel.load(from: labelModel))

@@ -268,11 +268,6 @@ public final class CatalogSearchService: SearchService {
     }
 
     private static func resolvedModelPath(_ explicit: String?, catalogDirectory: String) -> String {
-        if let explicit { return explicit }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"] { return fromEnvironment }
-        let besideCatalog = URL(fileURLWithPath: catalogDirectory).standardizedFileURL
-            .deletingLastPathComponent().appendingPathComponent("Models/labels.glimpsemodel").path
-        if FileManager.default.fileExists(atPath: besideCatalog) { return besideCatalog }
-        return "Models/labels.glimpsemodel"
+        explicit ?? LabelModel.defaultPath(catalogDirectory: catalogDirectory)
     }
 }

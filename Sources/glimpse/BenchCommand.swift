@@ -31,8 +31,11 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var featureCache: FeatureCacheOptions
 
-    @Option(help: "The scene label model; labels are left out when the file does not exist.")
-    var labelModel = CatalogMatcher.defaultLabelModel
+    @Option(help: """
+        The scene label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the \
+        catalog folder, else in the current directory; labels are left out when none is found).
+        """)
+    var labelModel: String?
 
     @Option(help: "Pictures to query with (default: the catalog's photos).")
     var folder: String?

@@ -71,11 +71,12 @@ struct LabelsCommand: ParsableCommand {
 /// Where the commands find the label model.
 enum LabelModelLocation {
     /// The default model path, relative to the current directory.
-    static let defaultPath = "Models/labels.glimpsemodel"
+    static let defaultPath = LabelModel.conventionalPath
 
-    /// `explicit`, else `$GLIMPSE_LABEL_MODEL`, else ``defaultPath``.
+    /// `explicit`, else ``LabelModel/defaultPath(catalogDirectory:environment:)`` (no catalog here:
+    /// `$GLIMPSE_LABEL_MODEL`, else ``defaultPath``).
     static func path(_ explicit: String?) -> String {
-        explicit ?? ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"] ?? defaultPath
+        explicit ?? LabelModel.defaultPath()
     }
 
     /// The model at ``path(_:)``, validated; on failure prints why and exits with 66 when the file

@@ -49,8 +49,11 @@ struct MatchCommand: AsyncParsableCommand {
 
     @OptionGroup var featureCache: FeatureCacheOptions
 
-    @Option(help: "The scene label model; labels are left out when the file does not exist.")
-    var labelModel = CatalogMatcher.defaultLabelModel
+    @Option(help: """
+        The scene label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the \
+        catalog folder, else in the current directory; labels are left out when none is found).
+        """)
+    var labelModel: String?
 
     func validate() throws {
         guard let format = RecordFormat(rawValue: format) else {

@@ -21,7 +21,8 @@ struct QueryCommand: AsyncParsableCommand {
             0…1 and can be thresholded.
 
             Labels come from --labels, else from the matched place's catalog labels, else from the label \
-            model (--label-model, $GLIMPSE_LABEL_MODEL or Models/labels.glimpsemodel, when present).
+            model (--label-model; else $GLIMPSE_LABEL_MODEL; else Models/labels.glimpsemodel beside the \
+            catalog folder or in the current directory, when present).
 
             Results come in pages of --limit (default 10). The last line prints a cursor for the next \
             page; pass it with --cursor (no FILE needed). Cursors are bound to the catalog contents they \
@@ -95,7 +96,7 @@ struct QueryCommand: AsyncParsableCommand {
         } catch {
             throw IntentsCommandError(error.description)
         }
-        let labeler = given.isEmpty ? try Self.labelPredictor(labelModel) : nil
+        let labeler = given.isEmpty ? try Self.labelPredictor(labelModel, catalogDirectory: catalog) : nil
         let query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
         var failures = 0
         for file in files {
@@ -147,9 +148,8 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     /// The label model, when a file is given or found; `nil` when there is none.
-    static func labelPredictor(_ explicit: String?) throws -> LabelPredictor? {
-        let path = explicit ?? ProcessInfo.processInfo.environment["GLIMPSE_LABEL_MODEL"]
-            ?? "Models/labels.glimpsemodel"
+    static func labelPredictor(_ explicit: String?, catalogDirectory: String) throws -> LabelPredictor? {
+        let path = explicit ?? LabelModel.defaultPath(catalogDirectory: catalogDirectory)
         guard explicit != nil || FileManager.default.fileExists(atPath: path) else { return nil }
         do { return LabelPredictor(model: try LabelModel.load(from: path)) } catch {
             throw IntentsCommandError("label model \(path): \(error)")

@@ -26,7 +26,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var featureCache: FeatureCacheOptions
 
-    @Option(help: "The label model. Default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel.")
+    @Option(help: """
+        The label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog \
+        folder, else in the current directory).
+        """)
     var model: String?
 
     @Option(help: "The socket's permission bits, in octal.")

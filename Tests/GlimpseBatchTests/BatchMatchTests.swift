@@ -62,6 +62,20 @@ struct MixedFolder {
 }
 
 @Suite(.serialized) struct BatchMatchTests {
+    @Test func aNamedLabelModelThatDoesNotExistIsAnErrorBeforeAnyWork() async throws {
+        let missing = "/nonexistent-\(UUID().uuidString)/labels.glimpsemodel"
+        do {
+            _ = try await CatalogMatcher.load(catalogDirectory: repositoryRoot + "/Images", labelModel: missing)
+            Issue.record("loading with a missing label model succeeded")
+        } catch {
+            guard case .labelModel(let path, _) = error else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(path == missing)
+        }
+    }
+
     @Test func queryPicturesAreDecodedNoLargerThanTheMatcherLooksAt() throws {
         let matcher = try smallMatcher.get()
         let querySize = matcher.matcher.configuration.queryMaxLongSide

@@ -20,11 +20,14 @@ private func glimpseExecutable() throws -> String {
 private let testEnvironment: [String: String] = ProcessInfo.processInfo.environment
     .merging(["GLIMPSE_CACHE_DIR": catalogDirectory + "/cache"]) { $1 }
 
-/// A `glimpse serve` process.
-private final class ServeProcess: @unchecked Sendable {
+/// A `glimpse serve` process (also used by the soak test).
+final class ServeProcess: @unchecked Sendable {
     // @unchecked: `process` and the pipes are only touched from the test's own task.
     let process = Process()
     private let errors = Pipe()
+
+    /// The daemon's process id (valid once started).
+    var processIdentifier: pid_t { process.processIdentifier }
 
     init(socket: String, extra: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: try glimpseExecutable())

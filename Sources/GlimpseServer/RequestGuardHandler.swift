@@ -119,11 +119,20 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// The presence of the client on `channel`, looked up on its event loop.
+    /// The presence of the client on `channel`, looked up on its event loop; `nil` when the channel is
+    /// open but has no guard. A channel that has already closed has lost its handlers: its client has
+    /// gone, and the presence returned says so, so work for it does not start.
     static func presence(on channel: any Channel) async -> ClientPresence? {
-        try? await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.handler(type: RequestGuardHandler.self).presence
+        let found = try? await channel.eventLoop.submit { () -> ClientPresence? in
+            if let handler = try? channel.pipeline.syncOperations.handler(type: RequestGuardHandler.self) {
+                return handler.presence
+            }
+            guard !channel.isActive else { return nil }
+            let gone = ClientPresence()
+            gone.markGone()
+            return gone
         }.get()
+        return found ?? nil
     }
 
     // MARK: - Private

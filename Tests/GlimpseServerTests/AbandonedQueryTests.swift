@@ -50,7 +50,7 @@ private final class HeldSearchService: SearchService {
 }
 
 /// A query whose client leaves while it waits for a query thread is never run.
-@Suite("Abandoned queries")
+@Suite("Abandoned queries", .serialized)
 struct AbandonedQueryTests {
     @Test func aQueuedQueryWhoseClientLeftIsNeverSearched() async throws {
         let service = HeldSearchService(real: try await SharedService.shared.get())
@@ -77,7 +77,38 @@ struct AbandonedQueryTests {
 
         // A finishes normally; B's turn comes and it stops before decoding or searching.
         service.release()
-        let answer = first.readResponse()  // blocks this test briefly: A is answered once released
+        let answer = await offThread { first.readResponse() }
+        #expect(answer?.status == 200)
+        try await waitUntil {
+            (try? await daemon.client.withConnection { try await $0.health() }.queriesInFlight) == 0
+        }
+        #expect(service.searchCount == 1)
+        first.close()
+        try await daemon.stop()
+    }
+
+    @Test func aQueryWhoseClientClosesRightAfterSendingIsNeverSearched() async throws {
+        let service = HeldSearchService(real: try await SharedService.shared.get())
+        let daemon = try await RunningDaemon.start(
+            limits: ServerLimits(maxConcurrentQueries: 1, maxQueuedQueries: 8), service: service)
+        let photo = try photoBytes(samplePhotos[0])
+        let request = "POST /v1/query?limit=1 HTTP/1.1\r\nHost: glimpse\r\nContent-Type: image/jpeg\r\n"
+            + "Content-Length: \(photo.count)\r\n\r\n"
+
+        let first = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(90))
+        #expect(first.send(Array(request.utf8) + photo))
+        try await waitUntil { service.searchCount == 1 }
+
+        // Four clients send a whole query and hang up at once, without waiting to be admitted.
+        for _ in 0..<4 {
+            let gone = try RawConnection(path: daemon.socketPath)
+            #expect(gone.send(Array(request.utf8) + photo))
+            gone.close()
+        }
+        try await Task.sleep(for: .seconds(1))
+
+        service.release()
+        let answer = await offThread { first.readResponse() }
         #expect(answer?.status == 200)
         try await waitUntil {
             (try? await daemon.client.withConnection { try await $0.health() }.queriesInFlight) == 0

@@ -3,7 +3,10 @@ import Foundation
 
 /// A blocking Unix-socket connection for byte-level tests (slow clients, oversized heads, early
 /// closes). Reads time out, so a test never hangs.
-final class RawConnection {
+///
+/// `@unchecked Sendable`: a connection is used by one task at a time; tests hand it to
+/// ``offThread(_:)`` for blocking reads so that no Swift concurrency thread waits on the socket.
+final class RawConnection: @unchecked Sendable {
     private var fd: Int32
 
     /// Connects to `path`; reads time out after `readTimeout`.

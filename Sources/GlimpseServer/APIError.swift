@@ -31,7 +31,9 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
     /// The JSON body, as bytes.
     public var jsonBody: ByteBuffer {
         let body = ErrorEnvelope(error: .init(status: status.code, code: code, message: message))
-        let data = (try? JSONEncoder().encode(body)) ?? Data(#"{"error":{"code":"internal"}}"#.utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(body)) ?? Data(#"{"error":{"code":"internal"}}"#.utf8)
         return ByteBuffer(bytes: data)
     }
 

@@ -20,6 +20,12 @@ struct glimpse_jpeg_decoder {
     int header_read;
     int failed;
     int stop_on_corrupt_warning;
+    /* Single-scan images only: the data running out (libjpeg then supplies an end-of-image marker and
+       warns) is not yet truncation, because a file missing only its final marker has every pixel.
+       It is remembered in eof_seen; truncation is decided by what follows: any further corrupt-data
+       warning or error (the decoder needing bits that are not there) means pixels are missing. */
+    int defer_eof;
+    int eof_seen;
     int max_scans;
     int status;
     int library_code;
@@ -45,6 +51,10 @@ static void report(glimpse_jpeg_decoder *d, glimpse_codec_result *result) {
 static void on_error_exit(j_common_ptr cinfo) {
     glimpse_jpeg_decoder *d = (glimpse_jpeg_decoder *)cinfo->client_data;
     int code = cinfo->err->msg_code;
+    if (d->eof_seen && code != JERR_OUT_OF_MEMORY && code != JERR_NO_BACKING_STORE) {
+        d->status = GLIMPSE_CODEC_TRUNCATED; /* the data ran out first: keep that message */
+        longjmp(d->jump, 1);
+    }
     d->library_code = code;
     if (code == JERR_OUT_OF_MEMORY || code == JERR_NO_BACKING_STORE) {
         d->status = GLIMPSE_CODEC_OUT_OF_MEMORY;
@@ -68,10 +78,20 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
     int code = cinfo->err->msg_code;
     cinfo->err->num_warnings++;
     d->warning_count++;
-    if (d->stop_on_corrupt_warning && is_corrupt_warning(code)) {
-        d->library_code = code;
-        d->status = code == JWRN_JPEG_EOF ? GLIMPSE_CODEC_TRUNCATED : GLIMPSE_CODEC_CORRUPT;
+    if (d->stop_on_corrupt_warning && is_corrupt_warning(code) && code == JWRN_JPEG_EOF && d->defer_eof &&
+        !d->eof_seen) {
+        d->eof_seen = 1;
+        d->library_code = code; /* the message to report if pixels turn out to be missing */
         (*cinfo->err->format_message)(cinfo, d->message);
+        return;
+    } else if (d->stop_on_corrupt_warning && is_corrupt_warning(code)) {
+        if (d->eof_seen) {
+            d->status = GLIMPSE_CODEC_TRUNCATED; /* keep the end-of-file message */
+        } else {
+            d->library_code = code;
+            d->status = code == JWRN_JPEG_EOF ? GLIMPSE_CODEC_TRUNCATED : GLIMPSE_CODEC_CORRUPT;
+            (*cinfo->err->format_message)(cinfo, d->message);
+        }
         longjmp(d->jump, 1);
     }
     if (d->warning_count == 1) {
@@ -224,11 +244,14 @@ int glimpse_jpeg_decode(glimpse_jpeg_decoder *d, int scale_denom, int max_scans,
     }
     d->max_scans = max_scans;
     d->stop_on_corrupt_warning = stop_on_corrupt_warning;
+    d->eof_seen = 0;
+    d->defer_eof = 0;
     if (setjmp(d->jump)) {
         d->failed = 1;
         report(d, result);
         return d->status;
     }
+    d->defer_eof = jpeg_has_multiple_scans(&d->cinfo) ? 0 : 1;
     d->cinfo.scale_num = 1;
     d->cinfo.scale_denom = (unsigned int)scale_denom;
     d->cinfo.out_color_space = out_space;

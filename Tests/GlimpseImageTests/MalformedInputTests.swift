@@ -53,6 +53,32 @@ struct MalformedInputTests {
         #expect(failures > 2900, "random bytes decoded \(decoded) times")
     }
 
+    @Test("a single-scan JPEG missing only its end-of-image marker decodes, with a warning")
+    func missingEndOfImage() throws {
+        let jpeg = try Self.smallJPEG()
+        #expect(Array(jpeg.suffix(2)) == [0xFF, 0xD9])
+        let whole = try ImageDecoder.decode(jpeg)
+        let cut = try ImageDecoder.decode(Array(jpeg.dropLast(2)))
+        #expect(cut.pixelBuffer.bytes == whole.pixelBuffer.bytes)
+        #expect(cut.warningCount >= 1 && whole.warningCount == 0)
+        // Any byte of the scan fewer and pixels are missing: refused as truncated, with that message.
+        for missing in [3, 4, 16, 200] {
+            do {
+                _ = try ImageDecoder.decode(Array(jpeg.dropLast(missing)))
+                Issue.record("a JPEG missing \(missing) bytes decoded")
+            } catch {
+                guard case .truncated(_, let message) = error else {
+                    Issue.record("missing \(missing) bytes: \(error)")
+                    continue
+                }
+                #expect(message.contains("Premature end"), "\(message)")
+            }
+        }
+        // A progressive file ends between scans: there is no telling what is missing, so it is refused.
+        let progressive = try Encode.jpeg(whole.pixelBuffer, quality: 85, progressive: true)
+        #expect(throws: ImageDecodingError.self) { try ImageDecoder.decode(Array(progressive.dropLast(2))) }
+    }
+
     @Test("every 1 % truncation of a real JPEG and PNG is refused with a typed error")
     func truncations() throws {
         for url in [Fixtures.firstPhoto(withExtension: "jpg"), Fixtures.firstPhoto(withExtension: "png")] {

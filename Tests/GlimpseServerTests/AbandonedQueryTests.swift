@@ -53,69 +53,59 @@ private final class HeldSearchService: SearchService {
 @Suite("Abandoned queries", .serialized)
 struct AbandonedQueryTests {
     @Test func aQueuedQueryWhoseClientLeftIsNeverSearched() async throws {
+        try await whileTheOnlyQueryThreadIsHeld { daemon, request in
+            // Admitted behind the held query, then its client leaves.
+            let second = try RawConnection(path: daemon.socketPath)
+            #expect(second.send(request))
+            try await waitUntil { await inFlight(daemon) == 2 }
+            second.close()
+        }
+    }
+
+    @Test func aQueryWhoseClientClosesRightAfterSendingIsNeverSearched() async throws {
+        try await whileTheOnlyQueryThreadIsHeld { daemon, request in
+            // Four clients send a whole query and hang up at once, without waiting to be admitted.
+            for _ in 0..<4 {
+                let gone = try RawConnection(path: daemon.socketPath)
+                #expect(gone.send(request))
+                gone.close()
+            }
+        }
+    }
+
+    /// Starts a daemon with one query thread, holds it with a first query (A), runs `leave` (clients
+    /// that send the same query and go away), then releases A and checks that A is answered and that
+    /// no query of a client that left was ever searched.
+    private func whileTheOnlyQueryThreadIsHeld(
+        _ leave: (RunningDaemon, [UInt8]) async throws -> Void
+    ) async throws {
         let service = HeldSearchService(real: try await SharedService.shared.get())
         let daemon = try await RunningDaemon.start(
-            limits: ServerLimits(maxConcurrentQueries: 1, maxQueuedQueries: 4), service: service)
+            limits: ServerLimits(maxConcurrentQueries: 1, maxQueuedQueries: 8), service: service)
         let photo = try photoBytes(samplePhotos[0])
-        let request = "POST /v1/query?limit=1 HTTP/1.1\r\nHost: glimpse\r\nContent-Type: image/jpeg\r\n"
-            + "Content-Length: \(photo.count)\r\n\r\n"
+        let request = Array(("POST /v1/query?limit=1 HTTP/1.1\r\nHost: glimpse\r\nContent-Type: image/jpeg\r\n"
+            + "Content-Length: \(photo.count)\r\n\r\n").utf8) + photo
 
-        // A: takes the only query thread and is held there.
         let first = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(90))
-        #expect(first.send(Array(request.utf8) + photo))
+        #expect(first.send(request))
         try await waitUntil { service.searchCount == 1 }
-
-        // B: admitted behind A, then its client leaves.
-        let second = try RawConnection(path: daemon.socketPath)
-        #expect(second.send(Array(request.utf8) + photo))
-        try await waitUntil {
-            (try? await daemon.client.withConnection { try await $0.health() }.queriesInFlight) == 2
-        }
-        second.close()
-        // The close reaches the daemon's event loop at once on a local socket; give it ample time.
+        try await leave(daemon, request)
+        // A close reaches the daemon's event loop at once on a local socket; give it ample time.
         try await Task.sleep(for: .seconds(1))
 
-        // A finishes normally; B's turn comes and it stops before decoding or searching.
+        // A finishes normally; the queries of clients that left stop before decoding or searching.
         service.release()
         let answer = await offThread { first.readResponse() }
         #expect(answer?.status == 200)
-        try await waitUntil {
-            (try? await daemon.client.withConnection { try await $0.health() }.queriesInFlight) == 0
-        }
+        try await waitUntil { await inFlight(daemon) == 0 }
         #expect(service.searchCount == 1)
         first.close()
         try await daemon.stop()
     }
 
-    @Test func aQueryWhoseClientClosesRightAfterSendingIsNeverSearched() async throws {
-        let service = HeldSearchService(real: try await SharedService.shared.get())
-        let daemon = try await RunningDaemon.start(
-            limits: ServerLimits(maxConcurrentQueries: 1, maxQueuedQueries: 8), service: service)
-        let photo = try photoBytes(samplePhotos[0])
-        let request = "POST /v1/query?limit=1 HTTP/1.1\r\nHost: glimpse\r\nContent-Type: image/jpeg\r\n"
-            + "Content-Length: \(photo.count)\r\n\r\n"
-
-        let first = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(90))
-        #expect(first.send(Array(request.utf8) + photo))
-        try await waitUntil { service.searchCount == 1 }
-
-        // Four clients send a whole query and hang up at once, without waiting to be admitted.
-        for _ in 0..<4 {
-            let gone = try RawConnection(path: daemon.socketPath)
-            #expect(gone.send(Array(request.utf8) + photo))
-            gone.close()
-        }
-        try await Task.sleep(for: .seconds(1))
-
-        service.release()
-        let answer = await offThread { first.readResponse() }
-        #expect(answer?.status == 200)
-        try await waitUntil {
-            (try? await daemon.client.withConnection { try await $0.health() }.queriesInFlight) == 0
-        }
-        #expect(service.searchCount == 1)
-        first.close()
-        try await daemon.stop()
+    /// The daemon's count of queries running or waiting, or `nil` when it cannot be read.
+    private func inFlight(_ daemon: RunningDaemon) async -> Int? {
+        try? await daemon.client.withConnection { try await $0.health() }.queriesInFlight
     }
 
     /// Polls `condition` every 10 ms for up to 30 s.

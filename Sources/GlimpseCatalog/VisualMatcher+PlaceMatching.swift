@@ -49,62 +49,31 @@ extension Catalog {
     ) async throws(CatalogError) -> VisualMatcher {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.map { ReferencePhoto(id: $0.id, path: $0.photoPath) }
-        let key = featureCache.flatMap { _ in try? FeatureCache.key(for: photos, configuration: configuration) }
-        if let featureCache, let key, FileManager.default.fileExists(atPath: featureCache),
-           let cached = try? FeatureCache.read(path: featureCache, expectedKey: key, configuration: configuration),
-           cached.map(\.id) == photos.map(\.id) {
-            return VisualMatcher(references: cached, configuration: configuration)
-        }
-        let references = try await extractFeatures(of: places, configuration: configuration)
-        if let featureCache, let key {
+        if let featureCache {
             let folder = (featureCache as NSString).deletingLastPathComponent
             if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                          attributes: [.posixPermissions: 0o700])
             }
-            try? FeatureCache.write(references, key: key, configuration: configuration, path: featureCache)
         }
-        return VisualMatcher(references: references, configuration: configuration)
-    }
-
-    /// The features of the photos of `places`, in order, extracted on all cores.
-    private func extractFeatures(
-        of places: [PlaceEntity], configuration: VisionConfiguration
-    ) async throws(CatalogError) -> [(id: String, features: ImageFeatures)] {
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, places.count))
-        let features: [ImageFeatures?]
-        do {
-            features = try await withThrowingTaskGroup(of: [(Int, ImageFeatures)].self) { group in
-                for worker in 0..<workers {
-                    group.addTask {
-                        var out: [(Int, ImageFeatures)] = []
-                        for index in stride(from: worker, to: places.count, by: workers) {
-                            let place = places[index]
-                            do throws(VisionError) {
-                                out.append((index, try ReferenceLoader.features(ofPhotoAt: place.photoPath,
-                                                                                configuration: configuration)))
-                            } catch {
-                                var reason = error.description
-                                if case .referencePhoto(_, let why) = error { reason = why }
-                                throw CatalogError.undecodablePhoto(placeID: place.id, path: place.photoPath, reason: reason)
-                            }
-                        }
-                        return out
-                    }
-                }
-                var collected = [ImageFeatures?](repeating: nil, count: places.count)
-                for try await batch in group {
-                    for (index, value) in batch { collected[index] = value }
-                }
-                return collected
+        let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // Extraction blocks its threads for a while: it runs on Dispatch's, not on Swift concurrency's.
+        let loaded = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(VisionError) in
+                    try ReferenceLoader.load(photos: photos, configuration: configuration, cachePath: featureCache,
+                                             cacheIsOptional: true, threads: threads).references
+                })
             }
-        } catch let error as CatalogError {
-            throw error
-        } catch {
-            throw .unreadable(path: directory, reason: String(describing: error))
         }
-        return zip(places, features).compactMap { place, features in
-            features.map { (id: place.id, features: $0) }
+        switch loaded {
+        case .success(let references):
+            return VisualMatcher(references: references, configuration: configuration)
+        case .failure(.referencePhoto(let path, let reason)):
+            let placeID = places.first { $0.photoPath == path }?.id ?? ""
+            throw .undecodablePhoto(placeID: placeID, path: path, reason: reason)
+        case .failure(let error):
+            throw .unreadable(path: directory, reason: error.description)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseImage
+import Synchronization
 
 /// Computes, or loads from the feature cache, the features of a set of reference photos.
 public enum ReferenceLoader {
@@ -11,15 +12,18 @@ public enum ReferenceLoader {
         case extracted
     }
 
-    /// The features of `photos`, in order.
+    /// The features of `photos`, in order, extracted on `threads` threads.
     ///
     /// With a `cachePath`, a valid cache is used; a missing, stale or damaged one is rebuilt from the
-    /// photos and rewritten (why an existing file was not used is returned in `cacheProblem`).
+    /// photos and rewritten (why an existing file was not used is returned in `cacheProblem`). With
+    /// `cacheIsOptional`, a rebuilt cache that cannot be written is skipped (the next load extracts
+    /// again) rather than an error.
     ///
     /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when a photo cannot be read or decoded,
     ///   ``VisionError/cacheIO(path:reason:)`` when the rebuilt cache cannot be written.
     public static func load(
-        photos: [ReferencePhoto], configuration: VisionConfiguration = .default, cachePath: String? = nil
+        photos: [ReferencePhoto], configuration: VisionConfiguration = .default, cachePath: String? = nil,
+        cacheIsOptional: Bool = false, threads: Int = 1
     ) throws(VisionError) -> (references: [(id: String, features: ImageFeatures)], source: Source, cacheProblem: VisionError?) {
         var problem: VisionError?
         var key: UInt64 = 0
@@ -35,15 +39,39 @@ public enum ReferenceLoader {
                 }
             }
         }
-        var references: [(id: String, features: ImageFeatures)] = []
-        references.reserveCapacity(photos.count)
-        for photo in photos {
-            references.append((photo.id, try features(ofPhotoAt: photo.path, configuration: configuration)))
-        }
+        let references = try extract(photos, configuration: configuration, threads: threads)
         if let cachePath {
-            try FeatureCache.write(references, key: key, configuration: configuration, path: cachePath)
+            do {
+                try FeatureCache.write(references, key: key, configuration: configuration, path: cachePath)
+            } catch where cacheIsOptional {
+                problem = error
+            }
         }
         return (references, .extracted, problem)
+    }
+
+    /// The features of `photos`, in order; with more than one thread, photo `i` is done by thread
+    /// `i % threads`. The first failure in photo order is thrown.
+    private static func extract(
+        _ photos: [ReferencePhoto], configuration: VisionConfiguration, threads: Int
+    ) throws(VisionError) -> [(id: String, features: ImageFeatures)] {
+        let workers = max(1, min(threads, photos.count))
+        let results = Mutex([Result<ImageFeatures, VisionError>?](repeating: nil, count: photos.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: photos.count, by: workers) {
+                let outcome = Result { () throws(VisionError) in
+                    try features(ofPhotoAt: photos[index].path, configuration: configuration)
+                }
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        var references: [(id: String, features: ImageFeatures)] = []
+        references.reserveCapacity(photos.count)
+        for (photo, outcome) in zip(photos, results.withLock { $0 }) {
+            guard let outcome else { continue }
+            references.append((photo.id, try outcome.get()))
+        }
+        return references
     }
 
     /// Decodes the photo at `path` at reduced scale and extracts its features.

@@ -26,16 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The catalog folder (holding catalog.json).")
-    var catalog = "Images"
-
-    @OptionGroup var featureCache: FeatureCacheOptions
-
-    @Option(help: """
-        The scene label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the \
-        catalog folder, else in the current directory; labels are left out when none is found).
-        """)
-    var labelModel: String?
+    @OptionGroup var matching: CatalogMatcherOptions
 
     @Option(help: "Pictures to query with (default: the catalog's photos).")
     var folder: String?
@@ -106,7 +97,7 @@ struct BenchCommand: AsyncParsableCommand {
                 ]
                 report.scale = bench.indexes.isEmpty ? [] : try bench.run(progress: progress)
                 if visual {
-                    let catalogValue = try Catalog.load(directory: catalog)
+                    let catalogValue = try Catalog.load(directory: matching.catalog)
                     let visualBench = VisualScaleBench(sizes: try integers(sizes, "--sizes"))
                     report.notes.append(
                         "visual: \(visualBench.queries) catalog photos as queries against the \(catalogValue.places.count) "
@@ -117,7 +108,7 @@ struct BenchCommand: AsyncParsableCommand {
                     report.notes.append("\(row.index) at \(row.references) references not run: \(row.skipped ?? "")")
                 }
             } else {
-                let pictures = try BenchOptions.loadPictures(folder: folder, catalog: catalog)
+                let pictures = try BenchOptions.loadPictures(folder: folder, catalog: matching.catalog)
                 if let socket {
                     report = BenchReport(mode: "daemon")
                     let bench = DaemonBench(
@@ -127,10 +118,8 @@ struct BenchCommand: AsyncParsableCommand {
                     report.daemon = try await bench.run(pictures: pictures.map(\.bytes), progress: progress)
                 } else {
                     report = BenchReport(mode: "in-process")
-                    progress("building the matcher over \(catalog)")
-                    let matcher = try await CatalogMatcher.load(
-                        catalogDirectory: catalog, labelModel: labelModel,
-                        featureCache: featureCache.resolved(catalogDirectory: catalog))
+                    progress("building the matcher over \(matching.catalog)")
+                    let matcher = try await matching.load()
                     report.notes = [
                         "\(passes) passes over \(pictures.count) pictures, one query at a time, against "
                             + "\(matcher.matcher.referenceCount) references; per s = whole queries per second",

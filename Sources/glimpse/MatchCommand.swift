@@ -44,16 +44,7 @@ struct MatchCommand: AsyncParsableCommand {
     @Flag(help: "Continue an interrupted run from its --output file.")
     var resume = false
 
-    @Option(help: "The catalog folder (holding catalog.json).")
-    var catalog = "Images"
-
-    @OptionGroup var featureCache: FeatureCacheOptions
-
-    @Option(help: """
-        The scene label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the \
-        catalog folder, else in the current directory; labels are left out when none is found).
-        """)
-    var labelModel: String?
+    @OptionGroup var matching: CatalogMatcherOptions
 
     func validate() throws {
         guard let format = RecordFormat(rawValue: format) else {
@@ -71,9 +62,7 @@ struct MatchCommand: AsyncParsableCommand {
         let format = RecordFormat(rawValue: self.format) ?? .jsonl
         do {
             let walker = try ImageWalker(root: directory, options: WalkOptions(recursive: recursive, allFiles: allFiles))
-            let matcher = try await CatalogMatcher.load(
-                catalogDirectory: catalog, labelModel: labelModel,
-                featureCache: featureCache.resolved(catalogDirectory: catalog))
+            let matcher = try await matching.load()
             let runner = BatchRunner(matcher: matcher, jobs: jobs, limit: limit)
 
             var state = ResumeState()

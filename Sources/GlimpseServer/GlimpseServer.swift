@@ -113,6 +113,7 @@ public final class GlimpseServer: Service, Sendable {
 
         let guardFactory: @Sendable () -> [any RemovableChannelHandler] = {
             [
+                FirstRequestGraceHandler(grace: limits.firstRequestGrace),
                 RequestGuardHandler(maxBodyBytes: limits.maxBodyBytes, requestDeadline: limits.requestDeadline) {
                     metrics.recordError(kind: $0.code)
                 }
@@ -140,8 +141,9 @@ public final class GlimpseServer: Service, Sendable {
                 backlog: 256,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)
             ),
-            onServerRunning: { _ in
+            onServerRunning: { listener in
                 do {
+                    try await ListenerHandoff.install(on: listener)
                     try socket.socketBound(mode: mode)
                     logger.info(
                         "listening",

@@ -37,6 +37,10 @@ public struct ServerLimits: Sendable, Equatable {
     public var maxConnections: Int
     /// The largest `limit` a client may ask for in one page of results. Default 100.
     public var maxResultLimit: Int
+    /// How long, after graceful shutdown begins, a connection that has not yet sent a request head
+    /// is kept open for it. Default 5 s. A request that arrives in this time is answered, then the
+    /// connection is closed; a connection still silent after it is closed.
+    public var firstRequestGrace: Duration
 
     /// Creates limits; every argument defaults to the documented value.
     public init(
@@ -49,7 +53,8 @@ public struct ServerLimits: Sendable, Equatable {
         maxQueuedQueries: Int = 64,
         retryAfterSeconds: Int = 1,
         maxConnections: Int = 256,
-        maxResultLimit: Int = 100
+        maxResultLimit: Int = 100,
+        firstRequestGrace: Duration = .seconds(5)
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
@@ -61,6 +66,7 @@ public struct ServerLimits: Sendable, Equatable {
         self.retryAfterSeconds = retryAfterSeconds
         self.maxConnections = maxConnections
         self.maxResultLimit = maxResultLimit
+        self.firstRequestGrace = firstRequestGrace
     }
 
     /// The number of active processor cores (at least 1): the default query concurrency.
@@ -86,6 +92,9 @@ public struct ServerLimits: Sendable, Equatable {
         }
         if idleTimeout <= .zero || requestDeadline <= .zero {
             throw .invalidConfiguration("idleTimeout and requestDeadline must be longer than zero")
+        }
+        if firstRequestGrace < .zero {
+            throw .invalidConfiguration("firstRequestGrace is \(firstRequestGrace); it must be zero or more")
         }
     }
 }

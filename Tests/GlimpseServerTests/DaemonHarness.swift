@@ -100,7 +100,17 @@ struct RunningDaemon {
 
     /// Shuts down gracefully, waits for the daemon to stop, and removes the directory.
     func stop() async throws {
+        await beginShutdown()
+        try await waitUntilStopped()
+    }
+
+    /// Starts graceful shutdown and returns without waiting for it.
+    func beginShutdown() async {
         await group.triggerGracefulShutdown()
+    }
+
+    /// Waits for a shutdown begun with ``beginShutdown()`` to finish, and removes the directory.
+    func waitUntilStopped() async throws {
         try await task.value
         directory.remove()
     }

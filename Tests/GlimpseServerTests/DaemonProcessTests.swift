@@ -75,8 +75,8 @@ private final class Counter: Sendable {
     func increment() { count.withLock { $0 += 1 } }
 }
 
-/// The moment SIGTERM was sent, shared by the client tasks of the shutdown test.
-private final class SignalTime: Sendable {
+/// A moment marked by one task and read by others (when SIGTERM was sent, when a connection opened).
+private final class Moment: Sendable {
     private let instant = Mutex<ContinuousClock.Instant?>(nil)
     var value: ContinuousClock.Instant? { instant.withLock { $0 } }
     func mark() { instant.withLock { $0 = .now } }
@@ -113,7 +113,7 @@ struct DaemonProcessTests {
         let client = GlimpseClient(socketPath: socket)
         let picture = try photoBytes(samplePhotos[0])
         let answeredSoFar = Counter()
-        let signalled = SignalTime()
+        let signalled = Moment()
 
         // Eight clients query in a loop; SIGTERM arrives once answers flow, while they are busy.
         let outcomes = await withTaskGroup(of: (answered: Int, failedMidRequest: Int, why: [String]).self) { group in
@@ -123,16 +123,21 @@ struct DaemonProcessTests {
                     var failed = 0
                     var why: [String] = []
                     while true {
-                        // A request that began well before SIGTERM was in flight when it arrived and must
-                        // be answered; one that began around the signal may meet a connection the
-                        // quiescing server closes before reading it, which HTTP clients retry.
-                        let began = ContinuousClock.now
-                        // (One second of margin: on a saturated 2-core machine a connection opened shortly
-                        // before the signal may not have been accepted yet.)
-                        let inFlightAtSignal = { signalled.value.map { began < $0 - .seconds(1) } ?? true }
+                        // A request whose connection was open well before SIGTERM was in flight when it
+                        // arrived and must be answered: the daemon keeps a connection that has not yet sent
+                        // its request open for it. One connected around the signal may still be in the
+                        // listen backlog when the listener closes, which resets it (HTTP clients retry).
+                        // The margin covers a saturated 2-core machine accepting late.
+                        let connected = Moment()
+                        let inFlightAtSignal = {
+                            guard let signal = signalled.value else { return true }
+                            guard let at = connected.value else { return false }
+                            return at < signal - .seconds(1)
+                        }
                         do {
                             let status = try await client.withConnection { connection -> Int in
-                                try await connection.send(
+                                connected.mark()
+                                return try await connection.send(
                                     method: .POST, target: "/v1/query?limit=3", body: .init(bytes: picture)
                                 ).status
                             }

@@ -9,34 +9,45 @@ import Testing
 struct ShutdownGraceTests {
     private static let health = "GET /healthz HTTP/1.1\r\nHost: glimpse\r\n\r\n"
 
+    // No upper bounds on time here: on a saturated machine shutdown itself may take seconds to
+    // propagate. What is checked is order: with a long grace, the served connection closes while the
+    // two that have not spoken stay open and are answered.
     @Test func aConnectionAcceptedBeforeShutdownGetsItsFirstRequestAnswered() async throws {
-        let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .seconds(3)))
+        let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .seconds(120)))
         let path = daemon.socketPath
-        let waiting = try RawConnection(path: path, readTimeout: .seconds(20))
-        let silent = try RawConnection(path: path, readTimeout: .seconds(20))
-        let served = try RawConnection(path: path, readTimeout: .seconds(20))
+        // Read timeouts well below the grace: a connection wrongly held would time out, not close.
+        let waiting = try RawConnection(path: path, readTimeout: .seconds(60))
+        let late = try RawConnection(path: path, readTimeout: .seconds(60))
+        let served = try RawConnection(path: path, readTimeout: .seconds(60))
         // Connections are accepted in order, so once `served` is answered the other two are accepted.
         let first = await offThread { served.send(Self.health) ? served.readResponse() : nil }
         #expect(first?.status == 200)
 
-        let begun = ContinuousClock.now
         await daemon.beginShutdown()
         #expect(await Self.waitUntilRefused(path: path))
         // The daemon has stopped accepting and asked every connection to quiesce.
         let servedClosed = await offThread { served.readUntilClosed() }
-        let servedClosedAfter = ContinuousClock.now - begun
-        #expect(servedClosed.closed && servedClosed.bytes.isEmpty)
-        #expect(servedClosedAfter < .seconds(2), "a served idle connection is closed at once, not after the grace")
+        #expect(servedClosed.closed && servedClosed.bytes.isEmpty, "a served idle connection is closed at once")
 
-        let answer = await offThread { waiting.send(Self.health) ? waiting.readResponse() : nil }
-        #expect(answer?.status == 200, "the first request on a connection accepted before shutdown is answered")
-        #expect(await offThread { waiting.readUntilClosed().closed }, "and the connection is closed after it")
+        for connection in [waiting, late] {
+            let answer = await offThread { connection.send(Self.health) ? connection.readResponse() : nil }
+            #expect(answer?.status == 200, "the first request on a connection accepted before shutdown is answered")
+            #expect(await offThread { connection.readUntilClosed().closed }, "and the connection is closed after it")
+        }
+        try await daemon.waitUntilStopped()
+    }
 
-        let silentClosed = await offThread { silent.readUntilClosed() }
-        let silentClosedAfter = ContinuousClock.now - begun
-        #expect(silentClosed.closed && silentClosed.bytes.isEmpty)
-        #expect(silentClosedAfter >= .milliseconds(2_900), "a silent connection is kept for the grace")
-        #expect(silentClosedAfter < .seconds(10))
+    @Test func aSilentConnectionIsClosedWhenTheGraceRunsOut() async throws {
+        let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .seconds(2)))
+        let silent = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(120))
+        let served = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(60))
+        // Answered, so the silent connection (accepted first) is accepted too.
+        #expect(await offThread { served.send(Self.health) ? served.readResponse() : nil }?.status == 200)
+        let begun = ContinuousClock.now
+        await daemon.beginShutdown()
+        let closed = await offThread { silent.readUntilClosed() }
+        #expect(closed.closed && closed.bytes.isEmpty)
+        #expect(ContinuousClock.now - begun >= .milliseconds(1_900), "a silent connection is kept for the grace")
         try await daemon.waitUntilStopped()
     }
 

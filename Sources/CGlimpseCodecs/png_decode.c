@@ -139,6 +139,8 @@ int glimpse_png_read_header(glimpse_png_decoder *d, const unsigned char *data, s
     header->interlaced = interlace != PNG_INTERLACE_NONE ? 1 : 0;
     header->has_trns = trns;
     header->channels = channels;
+    header->source_bits_per_pixel = depth * (int)png_get_channels(d->png, d->info);
+    header->bytes_after_header = d->length - d->offset;
     png_bytep exif = NULL;
     png_uint_32 exif_length = 0;
     if (png_get_eXIf_1(d->png, d->info, &exif_length, &exif) != 0 && exif != NULL && exif_length > 0) {

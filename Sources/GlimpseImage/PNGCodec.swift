@@ -16,6 +16,7 @@ enum PNGCodec {
         try CodecSupport.check(status, result, format: .png, limits: limits)
         let width = Int(header.width), height = Int(header.height)
         try CodecSupport.checkSize(format: .png, width: width, height: height, limits: limits)
+        try checkDataCanFill(width: width, height: height, header: header)
 
         var orientation = 1
         if let exif = header.exif, header.exif_length > 0 {
@@ -43,5 +44,25 @@ enum PNGCodec {
         return CodecOutput(
             buffer: buffer, sourceWidth: width, sourceHeight: height,
             orientation: orientation, warningCount: Int(result.warning_count))
+    }
+
+    /// The most deflate can expand its input: a 258-byte match coded in 2 bits.
+    static let maxDeflateRatio = 1032
+
+    /// Refuses, before any pixel memory is allocated, a file whose remaining bytes could not hold its
+    /// declared image at any compression (a few bytes declaring 6000 × 6000 would otherwise cost
+    /// 108 MB of pixels before libpng finds the data missing).
+    static func checkDataCanFill(width: Int, height: Int, header: glimpse_png_header) throws(ImageDecodingError) {
+        let (pixels, pixelsOverflow) = width.multipliedReportingOverflow(by: height)
+        let (bits, bitsOverflow) = pixels.multipliedReportingOverflow(by: Int(header.source_bits_per_pixel))
+        guard !pixelsOverflow, !bitsOverflow else { return }  // the size limits refuse these
+        let storedBytes = bits / 8
+        let available = Int(header.bytes_after_header)
+        guard available < storedBytes / maxDeflateRatio else { return }
+        throw .truncated(
+            format: .png,
+            message: "the header declares \(width) × \(height) pixels, \(storedBytes) bytes stored, but only "
+                + "\(available) bytes follow it and deflate expands at most \(maxDeflateRatio):1"
+        )
     }
 }

@@ -107,6 +107,9 @@ typedef struct {
     int channels;              /* of the decoded output */
     const unsigned char *exif; /* body of an eXIf chunk before IDAT (TIFF data), or NULL; valid until destroy */
     size_t exif_length;
+    int source_bits_per_pixel; /* bits per pixel as stored (bit depth x stored channels) */
+    size_t bytes_after_header; /* input left after the first IDAT chunk's length and type: an upper
+                                  bound on the compressed image data */
 } glimpse_png_header;
 
 typedef struct glimpse_png_decoder glimpse_png_decoder;

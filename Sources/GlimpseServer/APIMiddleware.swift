@@ -10,6 +10,8 @@ struct APIMiddleware: RouterMiddleware {
 
     let peerPolicy: PeerPolicy
     let metrics: ServerMetrics
+    /// At most one overload notice per 10 s; the rest are counted in it (and every one in metrics).
+    let overloadLog = LogThrottle(interval: .seconds(10))
 
     func handle(
         _ request: Request,
@@ -32,9 +34,14 @@ struct APIMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             let apiError = Self.apiError(for: error)
-            if apiError.status == .serviceUnavailable {
-                context.logger.notice("request refused", metadata: ["error": "\(apiError)"])
-            } else if apiError.status.code >= 500 {
+            if apiError.code == "overloaded" {
+                let (admitted, suppressed) = overloadLog.admit()
+                if admitted {
+                    context.logger.notice(
+                        "request refused", metadata: ["error": "\(apiError)", "similar_since_last": "\(suppressed)"]
+                    )
+                }
+            } else if apiError.status.code >= 500, apiError.code != "cancelled" {
                 context.logger.error("request failed", metadata: ["error": "\(error)"])
             } else {
                 context.logger.debug("request refused", metadata: ["error": "\(apiError)"])

@@ -209,7 +209,7 @@ struct DaemonProcessTests {
         #expect(remote.output.contains("more: glimpse query --socket \(socket) --cursor "))
 
         kill(first.process.processIdentifier, SIGINT)
-        #expect(await first.waitForExit(timeout: .seconds(12)).status == 0)
+        #expect(await first.waitForExit(timeout: .seconds(30)).status == 0)
     }
 
     @Test func staleSocketIsReplacedAndARegularFileIsKept() async throws {
@@ -228,7 +228,7 @@ struct DaemonProcessTests {
         let daemon = try ServeProcess(socket: stale)
         #expect(await daemon.waitUntilListening(on: stale))
         kill(daemon.process.processIdentifier, SIGTERM)
-        #expect(await daemon.waitForExit(timeout: .seconds(12)).status == 0)
+        #expect(await daemon.waitForExit(timeout: .seconds(30)).status == 0)
 
         let file = directory.file("file.sock")
         try Data("keep".utf8).write(to: URL(fileURLWithPath: file))

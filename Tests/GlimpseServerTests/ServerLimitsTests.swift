@@ -86,10 +86,10 @@ struct ServerLimitsTests {
     @Test func headersSentOneByteAtATimeAreClosedByTheIdleTimeout() async throws {
         let daemon = try await RunningDaemon.start(limits: ServerLimits(idleTimeout: .seconds(1)))
         let path = daemon.socketPath
-        let outcome = await offThread { () -> (sentAll: Bool, closed: Bool, elapsed: Duration) in
+        let outcome = await offThread { () -> (sentAll: Bool, closed: Bool) in
             let start = ContinuousClock.now
             guard let connection = try? RawConnection(path: path, readTimeout: .seconds(5)) else {
-                return (false, false, .zero)
+                return (false, false)
             }
             let request = Array("GET /healthz HTTP/1.1\r\nHost: glimpse\r\nX-Padding: \(String(repeating: "p", count: 40))\r\n\r\n".utf8)
             var sentAll = true
@@ -106,11 +106,11 @@ struct ServerLimitsTests {
                 }
             }
             let result = connection.readUntilClosed()
-            return (sentAll, result.closed && result.bytes.isEmpty, ContinuousClock.now - start)
+            return (sentAll, result.closed && result.bytes.isEmpty)
         }
         #expect(!outcome.sentAll, "the slow head was never completed")
+        // Closed within the 5 s read timeout, so by the 1 s idle timeout, not the 30 s default.
         #expect(outcome.closed, "the daemon closed the connection without answering")
-        #expect(outcome.elapsed < .seconds(6))
         try await daemon.stop()
     }
 
@@ -119,9 +119,9 @@ struct ServerLimitsTests {
             limits: ServerLimits(idleTimeout: .seconds(5), requestDeadline: .seconds(1))
         )
         let path = daemon.socketPath
-        let outcome = await offThread { () -> (Int?, String, Duration) in
+        let outcome = await offThread { () -> (Int?, String) in
             let start = ContinuousClock.now
-            guard let connection = try? RawConnection(path: path, readTimeout: .seconds(5)) else { return (nil, "", .zero) }
+            guard let connection = try? RawConnection(path: path, readTimeout: .seconds(5)) else { return (nil, "") }
             connection.send("POST /v1/query HTTP/1.1\r\nHost: g\r\nContent-Length: 1000\r\n\r\n")
             for _ in 0..<40 {
                 if !connection.send([0xFF]) { break }
@@ -129,11 +129,11 @@ struct ServerLimitsTests {
                 if ContinuousClock.now - start > .milliseconds(1500) { break }
             }
             let response = connection.readResponse()
-            return (response?.status, response?.body ?? "", ContinuousClock.now - start)
+            return (response?.status, response?.body ?? "")
         }
         #expect(outcome.0 == 408)
+        // Only the 1 s request deadline answers 408 (the idle timeout, 5 s, would close silently).
         #expect(outcome.1.contains("request_timeout"))
-        #expect(outcome.2 < .seconds(4))
         try await daemon.stop()
     }
 

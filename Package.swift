@@ -187,7 +187,7 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs"],
+        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseIndex"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles"], swiftSettings: swiftSettings),

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseImage
+import GlimpseIndex
 import Testing
 
 @Suite("Malformed and hostile input")

@@ -1,4 +1,5 @@
 import GlimpseImage
+import GlimpseIndex
 import Testing
 
 @Suite("PNG variants")

@@ -1,6 +1,8 @@
 import CGlimpseCodecs
 import Foundation
+import GlimpseFiles
 import GlimpseImage
+import GlimpseIndex
 
 /// Paths of the sample catalog, found by walking up from this file to the directory holding `Images/photos`.
 enum Fixtures {
@@ -50,19 +52,6 @@ enum HeaderSize {
             i += 2 + length
         }
         return nil
-    }
-}
-
-/// A deterministic generator (SplitMix64) so that random cases repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -203,25 +192,6 @@ enum Synthetic {
     }
 }
 
-/// CRC-32 (PNG chunks), for hand-built files.
-enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = (c >> 1) ^ (c & 1 == 1 ? 0xEDB8_8320 : 0) }
-        return c
-    }
-
-    static func of(_ bytes: [UInt8]) -> UInt32 {
-        table.withUnsafeBufferPointer { t in
-            bytes.withUnsafeBufferPointer { b in
-                var crc: UInt32 = 0xFFFF_FFFF
-                for byte in b { crc = t[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-                return ~crc
-            }
-        }
-    }
-}
-
 /// Hand-built PNG files: any IHDR, followed by a tiny valid IDAT and IEND.
 enum HandBuiltPNG {
     static func be32(_ value: UInt32) -> [UInt8] {
@@ -235,7 +205,7 @@ enum HandBuiltPNG {
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + body + be32(CRC32.of(body))
+        return be32(UInt32(data.count)) + body + be32(CRC32.checksum(body))
     }
 
     static func file(width: UInt32, height: UInt32, bitDepth: UInt8 = 8, colorType: UInt8 = 2) -> [UInt8] {

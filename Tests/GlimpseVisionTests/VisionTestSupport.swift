@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseImage
+import GlimpseIndex
 @testable import GlimpseVision
 
 /// Paths and image transforms shared by the vision tests.
@@ -92,15 +93,11 @@ enum Fixtures {
     }
 }
 
-/// A tiny deterministic generator for test data.
+/// Deterministic test data: the index module's SplitMix64, with a `[0, 1)` unit value (the vision
+/// module's own `unit()` is centred in its interval, and pinned values were drawn with this one).
 struct TestRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private var generator: SeededGenerator
+    init(state: UInt64) { generator = SeededGenerator(seed: state) }
+    mutating func next() -> UInt64 { generator.next() }
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -204,7 +204,10 @@ let package = Package(
                     dependencies: [
                         "GlimpseServer", "CGlimpseSocket", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage",
                         .product(name: "NIOCore", package: "swift-nio"),
+                        .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),
+                        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                        .product(name: "HTTPTypes", package: "swift-http-types"),
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ],

@@ -109,10 +109,16 @@ struct ShutdownHandlerTests {
         return (listener, setUp)
     }
 
-    @Test func closeWaitsForConnectionsInSetUp() throws {
-        let (listener, setUp) = try listener()
+    /// A connection accepted by `listener` and now in set-up.
+    private func accept(on listener: EmbeddedChannel) -> EmbeddedChannel {
         let connection = EmbeddedChannel(loop: listener.embeddedEventLoop)
         listener.pipeline.fireChannelRead(NIOAny(connection as any Channel))
+        return connection
+    }
+
+    @Test func closeWaitsForConnectionsInSetUp() throws {
+        let (listener, setUp) = try listener()
+        let connection = accept(on: listener)
         let closed = listener.close()
         listener.embeddedEventLoop.run()
         #expect(listener.isActive, "closing waits while a connection is being set up")
@@ -126,8 +132,7 @@ struct ShutdownHandlerTests {
 
     @Test func aConnectionWhoseSetUpFailedEndsTheWaitByClosing() throws {
         let (listener, _) = try listener()
-        let connection = EmbeddedChannel(loop: listener.embeddedEventLoop)
-        listener.pipeline.fireChannelRead(NIOAny(connection as any Channel))
+        let connection = accept(on: listener)
         let closed = listener.close()
         listener.embeddedEventLoop.run()
         #expect(listener.isActive)
@@ -139,8 +144,7 @@ struct ShutdownHandlerTests {
 
     @Test func closeIsHeldNoLongerThanTheMaximum() throws {
         let (listener, _) = try listener(maximumHold: .seconds(2))
-        let connection = EmbeddedChannel(loop: listener.embeddedEventLoop)
-        listener.pipeline.fireChannelRead(NIOAny(connection as any Channel))
+        let connection = accept(on: listener)
         _ = listener.close()
         listener.embeddedEventLoop.advanceTime(by: .milliseconds(1_999))
         #expect(listener.isActive)
@@ -152,8 +156,7 @@ struct ShutdownHandlerTests {
 
     @Test func withNothingInSetUpCloseIsImmediate() throws {
         let (listener, setUp) = try listener()
-        let connection = EmbeddedChannel(loop: listener.embeddedEventLoop)
-        listener.pipeline.fireChannelRead(NIOAny(connection as any Channel))
+        let connection = accept(on: listener)
         setUp.release()
         listener.close(promise: nil)
         #expect(!listener.isActive)

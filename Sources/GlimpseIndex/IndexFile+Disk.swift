@@ -2,22 +2,25 @@ import GlimpseFiles
 
 extension IndexFile {
     /// Saves `index` to `path` atomically and durably (temporary file, `fsync`, `rename`, directory `fsync`).
-    /// - Throws: ``IndexFileError/noSpace(path:)`` or ``IndexFileError/cannotWrite(path:operation:errno:)``;
-    ///   the previous file at `path`, if any, is then untouched.
+    /// - Throws: ``IndexFileError/noSpace(path:)`` or ``IndexFileError/cannotWrite(path:operation:errno:)``,
+    ///   and the previous file at `path`, if any, is then untouched; or
+    ///   ``IndexFileError/savedButNotDurable(path:operation:errno:)`` when only flushing the directory failed.
     public static func save(_ index: FlatIndex, to path: String, tag: String = "") throws(IndexFileError) {
         try write(encode(index, tag: tag), to: path)
     }
 
     /// Saves `index` to `path` atomically and durably (temporary file, `fsync`, `rename`, directory `fsync`).
-    /// - Throws: ``IndexFileError/noSpace(path:)`` or ``IndexFileError/cannotWrite(path:operation:errno:)``;
-    ///   the previous file at `path`, if any, is then untouched.
+    /// - Throws: ``IndexFileError/noSpace(path:)`` or ``IndexFileError/cannotWrite(path:operation:errno:)``,
+    ///   and the previous file at `path`, if any, is then untouched; or
+    ///   ``IndexFileError/savedButNotDurable(path:operation:errno:)`` when only flushing the directory failed.
     public static func save(_ index: Int8FlatIndex, to path: String, tag: String = "") throws(IndexFileError) {
         try write(encode(index, tag: tag), to: path)
     }
 
     /// Saves `index` to `path` atomically and durably (temporary file, `fsync`, `rename`, directory `fsync`).
-    /// - Throws: ``IndexFileError/noSpace(path:)`` or ``IndexFileError/cannotWrite(path:operation:errno:)``;
-    ///   the previous file at `path`, if any, is then untouched.
+    /// - Throws: ``IndexFileError/noSpace(path:)`` or ``IndexFileError/cannotWrite(path:operation:errno:)``,
+    ///   and the previous file at `path`, if any, is then untouched; or
+    ///   ``IndexFileError/savedButNotDurable(path:operation:errno:)`` when only flushing the directory failed.
     public static func save(_ index: HNSWIndex, to path: String, tag: String = "") throws(IndexFileError) {
         try write(encode(index, tag: tag), to: path)
     }
@@ -91,7 +94,9 @@ extension IndexFile {
 extension IndexFileError {
     /// The error of a save that failed in `error`'s step: a full disk or quota is ``noSpace(path:)``.
     init(saving error: FileError) {
-        if error.isNoSpace {
+        if error.isAfterRename {
+            self = .savedButNotDurable(path: error.path, operation: error.operation.systemCall, errno: error.code)
+        } else if error.isNoSpace {
             self = .noSpace(path: error.path)
         } else {
             self = .cannotWrite(path: error.path, operation: error.operation.systemCall, errno: error.code)

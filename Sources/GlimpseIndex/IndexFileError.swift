@@ -9,6 +9,9 @@ public enum IndexFileError: Error, Sendable, Equatable, CustomStringConvertible 
     case cannotWrite(path: String, operation: String, errno: Int32)
     /// The disk or quota is full; the previous file, if any, is untouched.
     case noSpace(path: String)
+    /// The new file replaced the old one, but `operation` on its directory failed: a crash now could
+    /// bring the previous file back.
+    case savedButNotDurable(path: String, operation: String, errno: Int32)
     /// The file is shorter than its header says: it was cut off.
     case truncated(expectedBytes: Int, actualBytes: Int)
     /// The file is longer than its header says.
@@ -45,6 +48,9 @@ public enum IndexFileError: Error, Sendable, Equatable, CustomStringConvertible 
             return "cannot read index file \(path) (errno \(errno)); check that it exists and is readable"
         case let .cannotWrite(path, operation, errno):
             return "cannot save index file \(path): \(operation) failed (errno \(errno)); the previous file is untouched"
+        case let .savedButNotDurable(path, operation, errno):
+            return "index file \(path) was replaced but \(operation) failed (errno \(errno)); a crash now could "
+                + "bring the previous file back: check the file system and save again"
         case let .noSpace(path):
             return "no space left to save index file \(path); free disk space and save again (the previous file is untouched)"
         case let .truncated(expected, actual):

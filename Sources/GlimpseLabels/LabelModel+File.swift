@@ -26,12 +26,22 @@ extension LabelModel {
     /// Writes the model to `path`, replacing any file there atomically and durably: after a crash the
     /// file holds either the previous model or this one.
     ///
-    /// - Throws: ``LabelModelError/writeFailed(path:reason:)`` naming the step that failed.
+    /// - Throws: ``LabelModelError/writeFailed(path:reason:)`` naming the step that failed, or
+    ///   ``LabelModelError/writtenButNotDurable(path:reason:)`` when only flushing the directory failed.
     public func save(to path: String) throws(LabelModelError) {
         do throws(FileError) {
             try AtomicFile.replace(path, with: encoded())
         } catch {
-            throw .writeFailed(path: path, reason: error.reason)
+            throw LabelModelError(saving: error)
         }
+    }
+}
+
+extension LabelModelError {
+    /// The error of a save that failed with `error`.
+    init(saving error: FileError) {
+        self = error.isAfterRename
+            ? .writtenButNotDurable(path: error.path, reason: error.reason)
+            : .writeFailed(path: error.path, reason: error.reason)
     }
 }

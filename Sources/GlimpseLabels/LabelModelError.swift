@@ -18,8 +18,11 @@ public enum LabelModelError: Error, Sendable, Equatable, CustomStringConvertible
     case extractorMismatch(path: String, model: String, current: String)
     /// The parts given to ``LabelModel/init(extractor:vote:vocabulary:references:vectors:)`` disagree.
     case invalidModel(reason: String)
-    /// The model could not be written.
+    /// The model could not be written; the previous file, if any, is untouched.
     case writeFailed(path: String, reason: String)
+    /// The new model replaced the file, but flushing its directory failed: a crash now could bring
+    /// the previous file back.
+    case writtenButNotDurable(path: String, reason: String)
 
     static let rebuildHint = "rebuild it with `glimpse models build` (see Models/README.md)"
 
@@ -47,7 +50,11 @@ public enum LabelModelError: Error, Sendable, Equatable, CustomStringConvertible
         case let .invalidModel(reason):
             "invalid label model: \(reason)"
         case let .writeFailed(path, reason):
-            "cannot write label model \(path): \(reason); check the directory exists and is writable"
+            "cannot write label model \(path): \(reason); check the directory exists and is writable "
+                + "(the previous file, if any, is untouched)"
+        case let .writtenButNotDurable(path, reason):
+            "label model \(path) was replaced but \(reason); a crash now could bring the previous file "
+                + "back: check the file system and save again"
         }
     }
 }

@@ -87,6 +87,18 @@ struct IndexFileTests {
         return flat
     }
 
+    @Test("a save that failed only after the rename says the new file is in place but not yet durable")
+    func saveFailedAfterRename() {
+        for operation in [FileError.Operation.openDirectory, .fsyncDirectory] {
+            let error = IndexFileError(saving: FileError(path: "/i/a.idx", operation: operation, code: EIO))
+            #expect(error == .savedButNotDurable(path: "/i/a.idx", operation: operation.systemCall, errno: EIO))
+            #expect(error.description.contains("was replaced") && !error.description.contains("untouched"))
+        }
+        #expect(IndexFileError(saving: FileError(path: "/i/a.idx", operation: .write, code: ENOSPC)) == .noSpace(path: "/i/a.idx"))
+        #expect(IndexFileError(saving: FileError(path: "/i/a.idx", operation: .rename, code: EIO))
+            == .cannotWrite(path: "/i/a.idx", operation: "rename", errno: EIO))
+    }
+
     @Test("the file format is unchanged: a known index encodes to the same bytes and checksums")
     func formatIsPinned() throws {
         let bytes = IndexFile.encode(try Self.smallFlat(), tag: "pin")

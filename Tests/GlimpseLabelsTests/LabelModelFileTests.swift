@@ -55,6 +55,23 @@ struct LabelModelFileTests {
         #expect(error.description.contains("check the directory exists and is writable"))
     }
 
+    @Test("a save that failed only after the rename says the new file is in place but not yet durable")
+    func saveFailedAfterRename() {
+        for operation in [FileError.Operation.openDirectory, .fsyncDirectory] {
+            let error = LabelModelError(saving: FileError(path: "/m/labels.glimpsemodel", operation: operation, code: EIO))
+            guard case let .writtenButNotDurable(path, reason) = error else {
+                Issue.record("\(operation) mapped to \(error)")
+                continue
+            }
+            #expect(path == "/m/labels.glimpsemodel" && reason.contains(String(cString: strerror(EIO))))
+            #expect(error.description.contains("was replaced") && !error.description.contains("untouched"))
+        }
+        for operation in [FileError.Operation.createTemporary, .write, .fsync, .close, .rename] {
+            let error = LabelModelError(saving: FileError(path: "/m/labels.glimpsemodel", operation: operation, code: EIO))
+            #expect(error.description.contains("the previous file, if any, is untouched"), "\(operation)")
+        }
+    }
+
     @Test("a missing file is refused with a message that says how to rebuild")
     func missingFile() {
         #expect {

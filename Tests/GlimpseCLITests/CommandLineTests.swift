@@ -25,6 +25,9 @@ private func glimpse(_ arguments: [String]) throws -> (status: Int32, out: Strin
     process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+    // The catalog's feature cache goes under the build folder, not into the user's cache folder.
+    process.environment = ProcessInfo.processInfo.environment
+        .merging(["GLIMPSE_CACHE_DIR": repositoryRoot + "/.build/test-feature-cache"]) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -18,6 +18,6 @@ struct CatalogMatcherOptions: ParsableArguments {
     /// The matcher over the catalog, with the label model when one is found.
     func load() async throws(CatalogMatcherError) -> CatalogMatcher {
         try await CatalogMatcher.load(catalogDirectory: catalog, labelModel: labelModel,
-                                      featureCache: featureCache.resolved(catalogDirectory: catalog))
+                                      featureCache: featureCache.prepare(catalogDirectory: catalog))
     }
 }

@@ -12,8 +12,13 @@ struct FeatureCacheOptions: ParsableArguments {
     @Flag(name: .customLong("no-feature-cache"), help: "Extract the catalog photos' features on every start.")
     var disabled = false
 
-    /// The cache file for the catalog in `directory`, or `nil` when caching is off.
-    func resolved(catalogDirectory directory: String) -> String? {
-        disabled ? nil : path ?? Catalog.defaultFeatureCachePath(forDirectory: directory)
+    /// The cache file for the catalog in `directory`, or `nil` when caching is off. In the shared
+    /// cache folder, also marks it used and removes other catalogs' caches unused for 30 days.
+    func prepare(catalogDirectory directory: String) -> String? {
+        if disabled { return nil }
+        if let path { return path }
+        guard let shared = Catalog.defaultFeatureCachePath(forDirectory: directory) else { return nil }
+        Catalog.tidyFeatureCacheFolder(keeping: shared)
+        return shared
     }
 }

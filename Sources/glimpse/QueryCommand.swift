@@ -92,7 +92,7 @@ struct QueryCommand: AsyncParsableCommand {
         // The matcher and the label model are built once and serve every file.
         let matcher: VisualMatcher
         do {
-            matcher = try await loaded.makeVisualMatcher(featureCache: featureCache.resolved(catalogDirectory: catalog))
+            matcher = try await loaded.makeVisualMatcher(featureCache: featureCache.prepare(catalogDirectory: catalog))
         } catch {
             throw IntentsCommandError(error.description)
         }

@@ -101,7 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
             try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
             let start = ContinuousClock.now
             let service = try await CatalogSearchService.load(
-                catalogDirectory: catalog, modelPath: model, featureCache: featureCache.resolved(catalogDirectory: catalog))
+                catalogDirectory: catalog, modelPath: model, featureCache: featureCache.prepare(catalogDirectory: catalog))
             logger.info(
                 "catalog loaded",
                 metadata: [

@@ -63,11 +63,15 @@ public struct LabelModel: Sendable {
 
     /// The extractor that computes `extractor`'s vectors.
     let featureExtractor: any ImageFeatureExtractor
-    /// Exact nearest-neighbour search over the rows of `vectors` (squared Euclidean distance); row `i`
+    /// How the nearest references are found: ``ReferenceSearch/exact`` or
+    /// ``ReferenceSearch/approximate(_:)`` (``ReferenceSearch/automatic`` is resolved when the model is
+    /// assembled).
+    public let search: ReferenceSearch
+    /// Nearest-neighbour search over the rows of `vectors` (squared Euclidean distance); row `i`
     /// belongs to reference `i / extractor.rows`.
-    let index: FlatIndex
+    let index: any NearestNeighborIndex
 
-    /// Assembles a model after checking that its parts agree.
+    /// Assembles a model after checking that its parts agree; `search` says how references are found.
     ///
     /// - Throws: ``LabelModelError/extractorMismatch(path:model:current:)`` when this build cannot compute
     ///   `extractor`'s vectors, ``LabelModelError/invalidModel(reason:)`` for any other inconsistency.
@@ -76,14 +80,15 @@ public struct LabelModel: Sendable {
         vote: VoteParameters,
         vocabulary: [String],
         references: [LabelledReference],
-        vectors: [Float]
+        vectors: [Float],
+        search: ReferenceSearch = .automatic
     ) throws(LabelModelError) {
         guard let featureExtractor = FeatureExtractors.extractor(matching: extractor) else {
             let current = FeatureExtractors.extractor(named: extractor.id)?.descriptor ?? FeatureExtractors.standard.descriptor
             throw .extractorMismatch(path: "(in memory)", model: extractor.description, current: current.description)
         }
         try self.init(featureExtractor: featureExtractor, vote: vote, vocabulary: vocabulary, references: references,
-                      vectors: vectors)
+                      vectors: vectors, search: search)
     }
 
     /// Assembles a model whose vectors were computed by `featureExtractor`, which may use settings other
@@ -96,17 +101,11 @@ public struct LabelModel: Sendable {
         vote: VoteParameters,
         vocabulary: [String],
         references: [LabelledReference],
-        vectors: [Float]
+        vectors: [Float],
+        search: ReferenceSearch = .automatic
     ) throws(LabelModelError) {
         let extractor = featureExtractor.descriptor
-        guard vote.k >= 1, vote.weightPower >= 0, vote.weightPower.isFinite,
-              vote.threshold > 0, vote.threshold <= 1,
-              vote.labelThresholds.isEmpty || vote.labelThresholds.count == vocabulary.count,
-              vote.labelThresholds.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
-            throw .invalidModel(reason: "vote settings k=\(vote.k), power=\(vote.weightPower), "
-                + "threshold=\(vote.threshold) are out of range (k ≥ 1, power ≥ 0, 0 < threshold ≤ 1, one threshold "
-                + "per label or none)")
-        }
+        try Self.check(vote, labelCount: vocabulary.count)
         guard !vocabulary.isEmpty, Set(vocabulary).count == vocabulary.count else {
             throw .invalidModel(reason: "the vocabulary is empty or repeats a label")
         }
@@ -120,8 +119,9 @@ public struct LabelModel: Sendable {
             throw .invalidModel(reason: "\(vectors.count) vector values for \(references.count) references of "
                 + "\(extractor.rows) rows of dimension \(extractor.dimension)")
         }
+        self.search = search.resolved(rows: references.count * extractor.rows)
         do {
-            index = try FlatIndex(dimension: extractor.dimension, metric: .squaredEuclidean, rowMajor: vectors)
+            index = try self.search.makeIndex(dimension: extractor.dimension, vectors: vectors)
         } catch {
             throw .invalidModel(reason: "the vectors cannot be indexed: \(error)")
         }
@@ -133,10 +133,33 @@ public struct LabelModel: Sendable {
         self.featureExtractor = featureExtractor
     }
 
-    /// The same references with other vote settings.
+    /// The same references, and the same index, with other vote settings.
     public func with(vote: VoteParameters) throws(LabelModelError) -> LabelModel {
-        try LabelModel(featureExtractor: featureExtractor, vote: vote, vocabulary: vocabulary,
-                       references: references, vectors: vectors)
+        try Self.check(vote, labelCount: vocabulary.count)
+        return LabelModel(copying: self, vote: vote)
+    }
+
+    private init(copying model: LabelModel, vote: VoteParameters) {
+        extractor = model.extractor
+        self.vote = vote
+        vocabulary = model.vocabulary
+        references = model.references
+        vectors = model.vectors
+        featureExtractor = model.featureExtractor
+        search = model.search
+        index = model.index
+    }
+
+    /// Throws unless `vote` is usable with a vocabulary of `labelCount` labels.
+    private static func check(_ vote: VoteParameters, labelCount: Int) throws(LabelModelError) {
+        guard vote.k >= 1, vote.weightPower >= 0, vote.weightPower.isFinite,
+              vote.threshold > 0, vote.threshold <= 1,
+              vote.labelThresholds.isEmpty || vote.labelThresholds.count == labelCount,
+              vote.labelThresholds.allSatisfy({ $0 > 0 && $0 <= 1 }) else {
+            throw .invalidModel(reason: "vote settings k=\(vote.k), power=\(vote.weightPower), "
+                + "threshold=\(vote.threshold) are out of range (k ≥ 1, power ≥ 0, 0 < threshold ≤ 1, one threshold "
+                + "per label or none)")
+        }
     }
 
     /// The feature vectors of reference `position`, row by row.

@@ -20,7 +20,7 @@ struct NeighbourTable: Sendable {
 
     /// For each row of `query`, its `depth` nearest rows of references not in `skip`.
     static func search(
-        _ index: FlatIndex, query: [Float], skip: Set<Int>, dimension: Int, rows: Int, depth: Int
+        _ index: some NearestNeighborIndex, query: [Float], skip: Set<Int>, dimension: Int, rows: Int, depth: Int
     ) throws(IndexError) -> [[(position: Int, squaredDistance: Float)]] {
         let want = min(index.count, depth + skip.count * rows)
         var result: [[(position: Int, squaredDistance: Float)]] = []

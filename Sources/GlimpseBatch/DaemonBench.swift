@@ -49,9 +49,11 @@ public struct DaemonBench: Sendable {
                 group.addTask {
                     var recorder = LatencyRecorder()
                     var next = worker
-                    while clock.now < deadline, !Task.isCancelled {
+                    // Every worker makes at least one attempt, even one that starts after the deadline
+                    // (a saturated machine can start it late), so no level reports no samples.
+                    repeat {
                         do {
-                            // Every connection opened before the deadline sends at least one request.
+                            // Every connection opened sends at least one request.
                             try await client.withConnection { connection in
                                 repeat {
                                     let picture = pictures[next % pictures.count]
@@ -70,7 +72,7 @@ public struct DaemonBench: Sendable {
                             recorder.recordError()
                             try? await Task.sleep(for: .milliseconds(10))
                         }
-                    }
+                    } while clock.now < deadline && !Task.isCancelled
                     return recorder
                 }
             }

@@ -2,20 +2,33 @@ import Foundation
 import GlimpseCatalog
 import GlimpseImage
 import GlimpseVision
+import Synchronization
 import Testing
 
 @testable import GlimpseBatch
 
 /// A matcher over the sample catalog whose visual references are its first six places (extracting
-/// all 91 would make the debug test run slow), shared by the suite.
-let smallMatcher: Result<CatalogMatcher, any Error> = Result {
-    let catalog = try Catalog.load(directory: repositoryRoot + "/Images")
-    let references = try catalog.places.prefix(6).map { place in
-        let image = try ImageDecoder.decode(contentsOfFile: place.photoPath).pixelBuffer
-        return (id: place.id, features: FeatureExtractor.extract(from: image))
+/// all 91 would make the debug test run slow), shared by the suite: built on first use, under a lock.
+///
+/// (A global `let` with this initializer hung when an async test was the first to read it: the
+/// thread spun in swift_once with no thread running the initializer.)
+var smallMatcher: Result<CatalogMatcher, any Error> {
+    smallMatcherCache.withLock { cached in
+        if let cached { return cached }
+        let built = Result { () throws -> CatalogMatcher in
+            let catalog = try Catalog.load(directory: repositoryRoot + "/Images")
+            let references = try catalog.places.prefix(6).map { place in
+                let image = try ImageDecoder.decode(contentsOfFile: place.photoPath).pixelBuffer
+                return (id: place.id, features: FeatureExtractor.extract(from: image))
+            }
+            return CatalogMatcher(catalog: catalog, matcher: VisualMatcher(references: references))
+        }
+        cached = built
+        return built
     }
-    return CatalogMatcher(catalog: catalog, matcher: VisualMatcher(references: references))
 }
+
+private let smallMatcherCache = Mutex<Result<CatalogMatcher, any Error>?>(nil)
 
 /// A folder with good photos and every kind of bad entry, and the expected status of each entry.
 struct MixedFolder {

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseServer
+import Synchronization
 import Testing
 
 /// Connections that arrive while the daemon stops listening: none may crash it.
@@ -11,25 +12,37 @@ struct ConnectionsAtShutdownTests {
         for _ in 0..<12 {
             let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .milliseconds(200)))
             let path = daemon.socketPath
+            let opened = OpenedCount()
+            // Connects until the listener refuses (bounded at 90 s, a guard against hanging only).
             let connecting = Task.detached {
                 await offThread {
-                    var opened = 0
                     var held: [RawConnection] = []
                     let start = ContinuousClock.now
-                    while ContinuousClock.now - start < .seconds(3) {
-                        guard let connection = try? RawConnection(path: path) else { break }
-                        opened += 1
+                    while ContinuousClock.now - start < .seconds(90) {
+                        guard let connection = try? RawConnection(path: path) else { return true }
+                        opened.increment()
                         held.append(connection)
                         if held.count > 16 { held.removeFirst() }
                     }
-                    return opened
+                    return false
                 }
             }
-            try? await Task.sleep(for: .milliseconds(30))
+            // Shut down once connections are flowing, however late the connecting thread starts.
+            let start = ContinuousClock.now
+            while opened.value < 8, ContinuousClock.now - start < .seconds(90) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
             await daemon.beginShutdown()
-            let opened = await connecting.value
-            #expect(opened > 0)
+            #expect(await connecting.value, "the listener closed while a client kept connecting")
+            #expect(opened.value >= 8)
             try await daemon.waitUntilStopped()
         }
     }
+}
+
+/// Connections opened so far, counted by one thread and read by another.
+private final class OpenedCount: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func increment() { count.add(1, ordering: .relaxed) }
 }

@@ -42,8 +42,9 @@ final class ServeProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// Waits until a connection to `socket` succeeds, or the process exits.
-    func waitUntilListening(on socket: String, timeout: Duration = .seconds(120)) async -> Bool {
+    /// Waits until a connection to `socket` succeeds, or the process exits, or `timeout` (a guard
+    /// against hanging only) passes.
+    func waitUntilListening(on socket: String, timeout: Duration = .seconds(240)) async -> Bool {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < timeout {
             if !process.isRunning { return false }
@@ -51,6 +52,14 @@ final class ServeProcess: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(100))
         }
         return false
+    }
+
+    /// Why ``waitUntilListening(on:timeout:)`` gave up: the exit status and output of a daemon that
+    /// exited, or that it is still running.
+    func startFailure() -> String {
+        guard !process.isRunning else { return "the daemon is running but not listening" }
+        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return "the daemon exited with status \(process.terminationStatus): \(output.suffix(2000))"
     }
 
     /// Waits for the process to exit; returns its status and everything it printed.
@@ -109,7 +118,7 @@ struct DaemonProcessTests {
         // A generous grace period: debug builds on a busy machine answer slowly, and this test is
         // about finishing in-flight work, not about the cut-off.
         let daemon = try ServeProcess(socket: socket, extra: ["--shutdown-grace", "60"])
-        #expect(await daemon.waitUntilListening(on: socket))
+        #expect(await daemon.waitUntilListening(on: socket), "\(daemon.startFailure())")
         let client = GlimpseClient(socketPath: socket)
         let picture = try photoBytes(samplePhotos[0])
         let answeredSoFar = Counter()
@@ -187,7 +196,7 @@ struct DaemonProcessTests {
         defer { directory.remove() }
         let socket = directory.file("g.sock")
         let first = try ServeProcess(socket: socket)
-        #expect(await first.waitUntilListening(on: socket))
+        #expect(await first.waitUntilListening(on: socket), "\(first.startFailure())")
         let second = try ServeProcess(socket: socket)
         let exit = await second.waitForExit(timeout: .seconds(120))
         #expect(exit.status == 69)
@@ -226,7 +235,7 @@ struct DaemonProcessTests {
         }
         close(fd)
         let daemon = try ServeProcess(socket: stale)
-        #expect(await daemon.waitUntilListening(on: stale))
+        #expect(await daemon.waitUntilListening(on: stale), "\(daemon.startFailure())")
         kill(daemon.process.processIdentifier, SIGTERM)
         #expect(await daemon.waitForExit(timeout: .seconds(30)).status == 0)
 

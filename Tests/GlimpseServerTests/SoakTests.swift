@@ -356,7 +356,7 @@ struct SoakTests {
         let daemon = try ServeProcess(socket: socket)
         let pid = daemon.processIdentifier
         defer { if daemon.process.isRunning { kill(pid, SIGKILL) } }
-        try #require(await daemon.waitUntilListening(on: socket))
+        try #require(await daemon.waitUntilListening(on: socket), "\(daemon.startFailure())")
         let listening = ContinuousClock.now
         let rssListening = try #require(residentKiB(of: pid))
 

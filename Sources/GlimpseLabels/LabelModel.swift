@@ -52,7 +52,7 @@ public struct LabelModel: Sendable {
     /// The feature extractor the vectors were computed with.
     public let extractor: FeatureExtractorDescriptor
     /// How references vote, and the reporting threshold.
-    public let vote: VoteParameters
+    public private(set) var vote: VoteParameters
     /// The label names, in the order of `catalog.json`'s `labels`.
     public let vocabulary: [String]
     /// The labelled references, in the order of their vectors.
@@ -136,18 +136,9 @@ public struct LabelModel: Sendable {
     /// The same references, and the same index, with other vote settings.
     public func with(vote: VoteParameters) throws(LabelModelError) -> LabelModel {
         try Self.check(vote, labelCount: vocabulary.count)
-        return LabelModel(copying: self, vote: vote)
-    }
-
-    private init(copying model: LabelModel, vote: VoteParameters) {
-        extractor = model.extractor
-        self.vote = vote
-        vocabulary = model.vocabulary
-        references = model.references
-        vectors = model.vectors
-        featureExtractor = model.featureExtractor
-        search = model.search
-        index = model.index
+        var model = self
+        model.vote = vote
+        return model
     }
 
     /// Throws unless `vote` is usable with a vocabulary of `labelCount` labels.

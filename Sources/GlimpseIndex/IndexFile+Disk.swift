@@ -63,11 +63,9 @@ extension IndexFile {
     public static func loadFlat(
         from path: String, expectedDimension: Int? = nil, expectedTag: String? = nil
     ) throws(IndexFileError) -> FlatIndex {
-        let loaded = try load(from: path, expectedDimension: expectedDimension, expectedTag: expectedTag)
-        guard case let .flat(index) = loaded.content else {
-            throw .kindMismatch(expected: Kind.flat.description, found: loaded.kind.description)
+        try load(from: path, expectedDimension: expectedDimension, expectedTag: expectedTag, kind: .flat) {
+            if case let .flat(index) = $0 { index } else { nil }
         }
-        return index
     }
 
     /// Loads the index file at `path` and requires it to hold an ``HNSWIndex``.
@@ -75,9 +73,20 @@ extension IndexFile {
     public static func loadHNSW(
         from path: String, expectedDimension: Int? = nil, expectedTag: String? = nil
     ) throws(IndexFileError) -> HNSWIndex {
+        try load(from: path, expectedDimension: expectedDimension, expectedTag: expectedTag, kind: .hnsw) {
+            if case let .hnsw(index) = $0 { index } else { nil }
+        }
+    }
+
+    /// Loads the index file at `path` and returns what `extract` finds in it, or refuses it as holding
+    /// another kind than `kind`.
+    private static func load<Index>(
+        from path: String, expectedDimension: Int?, expectedTag: String?, kind: Kind,
+        extract: (LoadedIndex.Content) -> Index?
+    ) throws(IndexFileError) -> Index {
         let loaded = try load(from: path, expectedDimension: expectedDimension, expectedTag: expectedTag)
-        guard case let .hnsw(index) = loaded.content else {
-            throw .kindMismatch(expected: Kind.hnsw.description, found: loaded.kind.description)
+        guard let index = extract(loaded.content) else {
+            throw .kindMismatch(expected: kind.description, found: loaded.kind.description)
         }
         return index
     }

@@ -12,6 +12,9 @@
 //   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
 //   CGlimpseVisionKernels      its popcount scan kernels (scalar, AVX-512 VPOPCNTDQ chosen at run time)
 //   GlimpseLabels              scene labels from the labelled-reference model in Models/
+//   CXNNPACK                   XNNPACK, Debian's libxnnpack-dev (system library, no pkg-config file)
+//   CGlimpseFeaturePrint       the only C that calls it: builds and runs the feature-print network
+//   GlimpseFeaturePrint        the learned feature print (EfficientNet-Lite0 embedding) of Models/
 //   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
 //   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
@@ -39,6 +42,7 @@ let package = Package(
         .library(name: "GlimpseIndex", targets: ["GlimpseIndex"]),
         .library(name: "GlimpseVision", targets: ["GlimpseVision"]),
         .library(name: "GlimpseLabels", targets: ["GlimpseLabels"]),
+        .library(name: "GlimpseFeaturePrint", targets: ["GlimpseFeaturePrint"]),
         .library(name: "GlimpseIntents", targets: ["GlimpseIntents"]),
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
@@ -74,6 +78,17 @@ let package = Package(
             name: "CGlimpseCodecs",
             dependencies: ["CLibPNG", "CLibJPEG"]
         ),
+        // XNNPACK's subgraph API; its header needs pthreadpool.h (libpthreadpool-dev).
+        .systemLibrary(
+            name: "CXNNPACK",
+            providers: [.apt(["libxnnpack-dev", "libpthreadpool-dev"])]
+        ),
+        .target(
+            name: "CGlimpseFeaturePrint",
+            dependencies: ["CXNNPACK"],
+            // C code includes <xnnpack.h> directly, so the module map's link line does not apply.
+            linkerSettings: [.linkedLibrary("XNNPACK")]
+        ),
         // Plain C decode loops, the reference for glimpse-decode-bench.
         .target(
             name: "CDecodeReference",
@@ -106,6 +121,11 @@ let package = Package(
         .target(
             name: "GlimpseLabels",
             dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseFeaturePrint",
+            dependencies: ["GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -195,6 +215,10 @@ let package = Package(
                     dependencies: ["GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseFeaturePrintTests",
+                    dependencies: ["GlimpseFeaturePrint", "GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"],
+                    exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",

@@ -1,0 +1,109 @@
+// The feature-print network on XNNPACK: builds an XNNPACK subgraph from a validated layer list and
+// runs it on the calling thread.
+//
+// The only C that calls XNNPACK. A network owns one XNNPACK runtime and its input and output
+// buffers, allocated once at creation; running it allocates nothing. A network is used by one
+// thread at a time. The weights and biases the layers point to must stay valid and unchanged until
+// the network is destroyed (XNNPACK may read them for as long as its runtime lives).
+#ifndef CGLIMPSE_FEATUREPRINT_H
+#define CGLIMPSE_FEATUREPRINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Layer kinds, as numbered in the model file.
+enum {
+    GFP_CONVOLUTION = 1,
+    GFP_DEPTHWISE_CONVOLUTION = 2,
+    GFP_ADD = 3,
+    GFP_GLOBAL_AVERAGE_POOL = 4,
+    GFP_FULLY_CONNECTED = 5,
+};
+
+/// "No value": the second input of a layer that has one input, or a network without logits.
+#define GFP_NO_VALUE UINT32_MAX
+
+/// One layer. Weight layouts: convolution O×kH×kW×I, depthwise kH×kW×C, fully connected O×I;
+/// `weights` and `bias` are NULL for add and pool.
+typedef struct gfp_layer {
+    uint32_t kind;
+    /// 0: none, 1: ReLU6 (clamp to 0...6).
+    uint32_t relu6;
+    /// 1: TensorFlow "SAME" padding (total max((ceil(in/s)-1)*s + k - in, 0), the smaller half before).
+    uint32_t same_padding;
+    uint32_t input;
+    uint32_t input2;
+    uint32_t output;
+    uint32_t kernel_height;
+    uint32_t kernel_width;
+    uint32_t stride_height;
+    uint32_t stride_width;
+    uint32_t input_channels;
+    uint32_t output_channels;
+    const float *weights;
+    const float *bias;
+} gfp_layer;
+
+/// The height, width and channels of one value (tensors are 1×H×W×C, NHWC).
+typedef struct gfp_shape {
+    uint32_t height;
+    uint32_t width;
+    uint32_t channels;
+} gfp_shape;
+
+/// A network to build. Value 0 is the input; every layer's inputs are value 0 or outputs of earlier
+/// layers (the caller has checked this, and every shape).
+typedef struct gfp_network_description {
+    const gfp_layer *layers;
+    uint32_t layer_count;
+    /// `value_count` shapes, indexed by value id; shapes of values no layer produces are ignored.
+    const gfp_shape *shapes;
+    uint32_t value_count;
+    uint32_t embedding_value;
+    /// GFP_NO_VALUE when the network has no logits.
+    uint32_t logits_value;
+} gfp_network_description;
+
+typedef enum gfp_status {
+    GFP_OK = 0,
+    /// XNNPACK does not run on this processor.
+    GFP_UNSUPPORTED_HARDWARE = 1,
+    GFP_OUT_OF_MEMORY = 2,
+    /// XNNPACK refused a value or a layer (the message says which).
+    GFP_INVALID_NETWORK = 3,
+    /// XNNPACK failed to create, set up or run its runtime.
+    GFP_RUNTIME_FAILED = 4,
+} gfp_status;
+
+typedef struct gfp_network gfp_network;
+
+/// Builds the network. On failure `*network` is NULL and, when `message_capacity` > 0, `message`
+/// holds a NUL-terminated sentence saying what failed.
+gfp_status gfp_network_create(const gfp_network_description *description, gfp_network **network,
+                              char *message, size_t message_capacity);
+
+/// The input buffer: height × width × channels floats of value 0, NHWC, written by the caller
+/// before each run. Valid until the network is destroyed.
+float *gfp_network_input(gfp_network *network);
+
+/// The embedding (channels of the embedding value) written by the last run.
+const float *gfp_network_embedding(const gfp_network *network);
+
+/// The logits written by the last run, or NULL when the network has none.
+const float *gfp_network_logits(const gfp_network *network);
+
+/// Runs the network on the calling thread over the current input.
+gfp_status gfp_network_run(gfp_network *network);
+
+/// Frees the runtime and the buffers. NULL is allowed.
+void gfp_network_destroy(gfp_network *network);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,3 @@
+// XNNPACK from Debian's libxnnpack-dev (its header includes pthreadpool.h from libpthreadpool-dev).
+// Only CGlimpseFeaturePrint calls it.
+#include <xnnpack.h>

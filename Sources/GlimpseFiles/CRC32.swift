@@ -15,11 +15,29 @@ public struct CRC32: Sendable, Equatable {
         return crc.value
     }
 
-    /// Feeds `bytes` into the checksum.
+    /// Feeds `bytes` into the checksum. Contiguous collections (arrays, array slices) take the
+    /// fast path of ``update(bytes:)``.
     public mutating func update<C: Collection<UInt8>>(_ bytes: C) {
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(bytes: UnsafeRawBufferPointer(buffer))
+        }
+        if done != nil { return }
         var crc = ~value
         for byte in bytes {
             crc = Self.table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        }
+        value = ~crc
+    }
+
+    /// Feeds the bytes of `bytes` into the checksum. Not generic, so calls from other modules do not
+    /// go through unspecialised generic iteration (which made checking the 9 MB feature-print model
+    /// take 0.7 s instead of tens of milliseconds).
+    public mutating func update(bytes: UnsafeRawBufferPointer) {
+        var crc = ~value
+        Self.table.withUnsafeBufferPointer { table in
+            for byte in bytes {
+                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+            }
         }
         value = ~crc
     }

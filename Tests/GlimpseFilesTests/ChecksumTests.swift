@@ -47,3 +47,19 @@ struct ChecksumTests {
         #expect(CRC32C().value == 0)
     }
 }
+
+@Suite("CRC-32 paths")
+struct CRC32PathTests {
+    @Test("Arrays, slices, raw buffers and non-contiguous collections give the same checksum")
+    func samePaths() {
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let whole = CRC32.checksum(bytes)
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum(bytes[0..<bytes.count]) == whole)
+        #expect(CRC32.checksum(bytes.lazy.map { $0 }) == whole)
+        var crc = CRC32()
+        bytes.withUnsafeBytes { crc.update(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<4000])) }
+        crc.update(bytes[4000...])
+        #expect(crc.value == whole)
+    }
+}

@@ -24,7 +24,8 @@
 //
 // Release benchmarks that compare against a reference measured in the same run:
 //   glimpse-decode-bench (vs a plain C libjpeg/libpng loop in CDecodeReference),
-//   glimpse-index-bench (vs the memory-bandwidth floor), glimpse-server-bench (socket vs in-process).
+//   glimpse-index-bench (vs the memory-bandwidth floor), glimpse-server-bench (socket vs in-process),
+//   glimpse-featureprint-bench (the network alone; scripts/bench-featureprint.sh runs ONNX Runtime beside it).
 // Micro-benchmarks live in the separate Benchmarks/ package, out of the default build.
 import PackageDescription
 
@@ -203,6 +204,15 @@ let package = Package(
         .executableTarget(
             name: "glimpse-index-bench",
             dependencies: ["GlimpseIndex"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Release-mode feature-print benchmark: the network alone on one thread, one line of JSON,
+        // with the number of heap allocations per run (CAllocationCounter wraps malloc; bench only).
+        .target(name: "CAllocationCounter"),
+        .executableTarget(
+            name: "glimpse-featureprint-bench",
+            dependencies: ["GlimpseFeaturePrint", "GlimpseImage", "CAllocationCounter"],
             swiftSettings: swiftSettings
         ),
 

@@ -1,0 +1,136 @@
+// glimpse-featureprint-bench: times the feature-print network alone (no decoding, no resizing) on
+// one thread and prints one line of JSON.
+//
+//   glimpse-featureprint-bench [--model PATH] --inputs DIR [--repeat R] [--warmup W]
+//
+// DIR holds PNGs that already are the network input (224×224 for EfficientNet-Lite0). They are
+// decoded once; then every input is run W times to warm up, and R rounds over all inputs are timed
+// one call at a time. scripts/bench-featureprint.sh runs ONNX Runtime on the same inputs beside it.
+// Build with `-c release`.
+import CAllocationCounter
+import Foundation
+import GlimpseFeaturePrint
+import GlimpseImage
+
+/// A command-line usage error: what was wrong, printed before the usage text.
+struct UsageError: Error, CustomStringConvertible {
+    /// The message.
+    let description: String
+}
+
+/// What to run.
+struct Options {
+    /// The model file.
+    var model = FeaturePrintModel.defaultPath()
+    /// The folder of network-input PNGs.
+    var inputs = ""
+    /// Timed rounds over all inputs.
+    var repeats = 10
+    /// Untimed runs of every input before timing.
+    var warmup = 2
+}
+
+/// Parses the command line.
+func parseArguments(_ arguments: [String]) throws -> Options {
+    var options = Options()
+    var i = 0
+    func value(_ name: String) throws -> String {
+        i += 1
+        guard i < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+        return arguments[i]
+    }
+    func count(_ name: String, minimum: Int) throws -> Int {
+        let text = try value(name)
+        guard let number = Int(text), number >= minimum else {
+            throw UsageError(description: "\(name) needs an integer of at least \(minimum), not '\(text)'")
+        }
+        return number
+    }
+    while i < arguments.count {
+        switch arguments[i] {
+        case "--model": options.model = try value("--model")
+        case "--inputs": options.inputs = try value("--inputs")
+        case "--repeat": options.repeats = try count("--repeat", minimum: 1)
+        case "--warmup": options.warmup = try count("--warmup", minimum: 0)
+        default: throw UsageError(description: "unknown argument '\(arguments[i])'")
+        }
+        i += 1
+    }
+    guard !options.inputs.isEmpty else { throw UsageError(description: "--inputs DIR is required") }
+    return options
+}
+
+/// The PNGs in `directory`, decoded, in name order; each must be `size × size`.
+func loadInputs(_ directory: String, size: Int) throws -> [PixelBuffer] {
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { $0.lowercased().hasSuffix(".png") }.sorted()
+    guard !names.isEmpty else { throw UsageError(description: "no .png files in \(directory)") }
+    return try names.map { name in
+        let pixels = try ImageDecoder.decode(contentsOfFile: directory + "/" + name).pixelBuffer
+        guard pixels.width == size, pixels.height == size else {
+            throw UsageError(description: "\(name) is \(pixels.width)×\(pixels.height); the network input is "
+                + "\(size)×\(size) (resize the inputs first)")
+        }
+        return pixels
+    }
+}
+
+/// The value at `fraction` of the sorted `values` (nearest rank).
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+func main() -> Int32 {
+    do {
+        let options = try parseArguments(Array(CommandLine.arguments.dropFirst()))
+        let clock = ContinuousClock()
+        func ms(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15
+        }
+        let loadStart = clock.now
+        let model = try FeaturePrintModel.load(from: options.model)
+        let printerStart = clock.now
+        let printer = try FeaturePrinter(model: model)
+        let printerEnd = clock.now
+        let inputs = try loadInputs(options.inputs, size: model.input.size)
+        var output = FeaturePrintOutput()
+        for _ in 0..<max(options.warmup, 1) {
+            for input in inputs { try printer.run(networkInput: input, into: &output) }
+        }
+        var milliseconds: [Double] = []
+        milliseconds.reserveCapacity(options.repeats * inputs.count)
+        let allocationsBefore = glimpse_allocation_count()
+        for _ in 0..<options.repeats {
+            for input in inputs {
+                let start = clock.now
+                try printer.run(networkInput: input, into: &output)
+                let elapsed = start.duration(to: clock.now)
+                milliseconds.append(ms(elapsed))
+            }
+        }
+        let allocations = glimpse_allocation_count() - allocationsBefore
+        let allocationsPerRun = glimpse_allocation_counting_supported() != 0
+            ? String(format: "%.3f", Double(allocations) / Double(milliseconds.count)) : "null"
+        let sorted = milliseconds.sorted()
+        let mean = milliseconds.reduce(0, +) / Double(milliseconds.count)
+        func fixed(_ value: Double) -> String { String(format: "%.3f", value) }
+        print("{\"engine\":\"xnnpack\",\"threads\":1,\"model\":\"\(model.network)\",\"inputs\":\(inputs.count),"
+            + "\"repeat\":\(options.repeats),\"count\":\(milliseconds.count),\"p50_ms\":\(fixed(percentile(sorted, 0.5))),"
+            + "\"p99_ms\":\(fixed(percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
+            + "\"min_ms\":\(fixed(sorted[0])),\"max_ms\":\(fixed(sorted[sorted.count - 1])),"
+            + "\"allocations_per_run\":\(allocationsPerRun),\"load_ms\":\(fixed(ms(printerStart - loadStart))),"
+            + "\"printer_ms\":\(fixed(ms(printerEnd - printerStart)))}")
+        return 0
+    } catch let error as UsageError {
+        FileHandle.standardError.write(Data("glimpse-featureprint-bench: \(error)\n".utf8))
+        FileHandle.standardError.write(Data(
+            "usage: glimpse-featureprint-bench [--model PATH] --inputs DIR [--repeat R] [--warmup W]\n".utf8))
+        return 2
+    } catch {
+        FileHandle.standardError.write(Data("glimpse-featureprint-bench: \(error)\n".utf8))
+        return 1
+    }
+}
+
+exit(main())

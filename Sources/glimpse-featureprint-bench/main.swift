@@ -117,7 +117,7 @@ func main() -> Int32 {
         func fixed(_ value: Double) -> String { String(format: "%.3f", value) }
         print("{\"engine\":\"xnnpack\",\"threads\":1,\"model\":\"\(model.network)\",\"inputs\":\(inputs.count),"
             + "\"repeat\":\(options.repeats),\"count\":\(milliseconds.count),\"p50_ms\":\(fixed(percentile(sorted, 0.5))),"
-            + "\"p99_ms\":\(fixed(percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
+            + "\"p90_ms\":\(fixed(percentile(sorted, 0.9))),\"p99_ms\":\(fixed(percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
             + "\"min_ms\":\(fixed(sorted[0])),\"max_ms\":\(fixed(sorted[sorted.count - 1])),"
             + "\"allocations_per_run\":\(allocationsPerRun),\"load_ms\":\(fixed(ms(printerStart - loadStart))),"
             + "\"printer_ms\":\(fixed(ms(printerEnd - printerStart)))}")

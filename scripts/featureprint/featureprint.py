@@ -367,3 +367,45 @@ def cosine_rows(a, b):
 def l2n(x):
     x = np.asarray(x, dtype=np.float32)
     return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
+
+
+# ----------------------------------------------------------------------------------------------
+# Embeddings of many photos, for the measurement scripts (cached on disk by path, size, mtime, mode)
+
+
+class EmbeddingCache:
+    def __init__(self, model, path=None, batch_size=32):
+        import pickle
+
+        self.model, self.path, self.batch_size = model, path, batch_size
+        self.entries = {}
+        if path and os.path.exists(path):
+            with open(path, "rb") as f:
+                self.entries = pickle.load(f)
+
+    @staticmethod
+    def _key(path, mode):
+        st = os.stat(path)
+        return (os.path.abspath(path), st.st_size, int(st.st_mtime), mode)
+
+    def get(self, paths, mode):
+        """(embeddings N x 1280, logits N x 1000) of the original network on each photo reduced by mode."""
+        todo = [p for p in paths if self._key(p, mode) not in self.entries]
+        for i in range(0, len(todo), self.batch_size):
+            chunk = todo[i:i + self.batch_size]
+            emb, logits = original_forward(self.model, np.stack([reduce_to_input(load_rgb(p), mode) for p in chunk]))
+            for p, e, lg in zip(chunk, emb, logits):
+                self.entries[self._key(p, mode)] = (e, lg)
+        if todo:
+            self.save()
+        got = [self.entries[self._key(p, mode)] for p in paths]
+        return np.stack([g[0] for g in got]), np.stack([g[1] for g in got])
+
+    def save(self):
+        import pickle
+
+        if self.path:
+            tmp = self.path + ".tmp"
+            with open(tmp, "wb") as f:
+                pickle.dump(self.entries, f)
+            os.replace(tmp, self.path)

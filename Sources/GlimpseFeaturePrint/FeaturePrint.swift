@@ -17,7 +17,7 @@ public struct FeaturePrint: Sendable, Hashable {
         values = norm > 0 ? embedding.map { Float(Double($0) / norm) } : embedding
     }
 
-    /// The print of a raw embedding given as a buffer (see ``init(normalizing:)-([Float])``).
+    /// The print of a raw embedding given as a buffer, divided by its L2 norm like an array.
     public init(normalizing embedding: UnsafeBufferPointer<Float>) {
         self.init(normalizing: Array(embedding))
     }

@@ -25,6 +25,20 @@ struct EngineTests {
         }
     }
 
+    @Test("A model without logits runs and gives the same embedding, and no logits")
+    func withoutLogits() throws {
+        let full = try Support.smallModel(inputSize: 17)
+        let model = try FeaturePrintModel(network: "no-logits", provenance: "", input: full.input, weightType: .float32,
+                                          valueCount: full.valueCount, embeddingValue: full.embeddingValue,
+                                          logitsValue: nil, layers: Array(full.layers.dropLast()))
+        #expect(model.logitCount == 0)
+        let pixels = try Support.pattern(width: 17, height: 17, seed: 4)
+        var output = FeaturePrintOutput()
+        try FeaturePrinter(model: model).run(networkInput: pixels, into: &output)
+        #expect(output.logits.isEmpty && output.topClass == nil)
+        #expect(try output.featurePrint == FeaturePrinter(model: full).featurePrint(ofNetworkInput: pixels))
+    }
+
     @Test("A wrong-sized network input is refused with the expected size")
     func wrongSize() throws {
         let printer = try FeaturePrinter(model: try Support.smallModel(inputSize: 17))

@@ -48,3 +48,23 @@ struct ReferenceVectorTests {
         print("feature print reference agreement: min cosine \(lowest) over \(Self.references.count) inputs")
     }
 }
+
+@Suite("Feature prints of real photos, end to end")
+struct RealPhotoTests {
+    @Test("Catalog JPEGs, decoded and squashed by Glimpse, match the reference prints made by PIL and keep their class")
+    func photos() throws {
+        let printer = try FeaturePrinter(model: try Support.committedModel.get(), preprocessing: .squash)
+        var lowest = 1.0
+        for reference in ReferenceVectorTests.references {
+            let photo = try ImageDecoder.decode(contentsOfFile: Support.root + "/" + reference.source).pixelBuffer
+            let (print, logits) = try printer.featurePrintWithLogits(of: photo)
+            let cosine = Double(print.cosine(FeaturePrint(normalizing: reference.embedding)))
+            lowest = min(lowest, cosine)
+            #expect(cosine >= 0.98, "\(reference.source): cosine \(cosine)")
+            let top = logits.indices.max { logits[$0] < logits[$1] }
+            #expect(top.map { index in reference.top5.prefix(2).contains { $0.class == index } } == true,
+                    "\(reference.source): top class \(top.map(String.init) ?? "none")")
+        }
+        print("real photos through Glimpse's decoder and squash vs PIL's: min cosine \(lowest)")
+    }
+}

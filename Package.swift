@@ -116,12 +116,12 @@ let package = Package(
         ),
         .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "CGlimpseVisionKernels"],
+            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseLabels",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles"],
+            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles", "GlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -222,9 +222,10 @@ let package = Package(
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests",
-                    dependencies: ["GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels"],
+                    dependencies: ["GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels",
+                                   "GlimpseFeaturePrint"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles"],
+        .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFeaturePrintTests",
                     dependencies: ["GlimpseFeaturePrint", "GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"],
@@ -232,7 +233,9 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
-                    dependencies: ["GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels"],
+                    dependencies: ["GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
+                                   "GlimpseFeaturePrint"],
+                    exclude: ["Photos"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: [

@@ -1,4 +1,5 @@
 import GlimpseImage
+public import GlimpseFeaturePrint
 
 /// Identifies a feature extractor and the exact settings a model's vectors were computed with.
 ///
@@ -48,14 +49,24 @@ public enum FeatureExtractors {
         SceneFeatureExtractor(), RegionFeatureExtractor(), ColourHistogramExtractor(),
     ]
 
-    /// The extractor that produces vectors matching `descriptor` exactly, or `nil` when this build has none.
-    public static func extractor(matching descriptor: FeatureExtractorDescriptor) -> (any ImageFeatureExtractor)? {
-        all.first { $0.descriptor == descriptor }
+    /// The extractor that produces vectors matching `descriptor` exactly, or `nil` when this build has
+    /// none; the feature-print extractor is available when `featurePrinter` is given.
+    public static func extractor(
+        matching descriptor: FeatureExtractorDescriptor, featurePrinter: FeaturePrinterPool? = nil
+    ) -> (any ImageFeatureExtractor)? {
+        available(featurePrinter: featurePrinter).first { $0.descriptor == descriptor }
     }
 
-    /// The known extractor named `id`, or `nil`.
-    public static func extractor(named id: String) -> (any ImageFeatureExtractor)? {
-        all.first { $0.descriptor.id == id }
+    /// The known extractor named `id`, or `nil`; `featureprint` needs `featurePrinter`.
+    public static func extractor(
+        named id: String, featurePrinter: FeaturePrinterPool? = nil
+    ) -> (any ImageFeatureExtractor)? {
+        available(featurePrinter: featurePrinter).first { $0.descriptor.id == id }
+    }
+
+    /// ``all``, with the feature-print extractor first when `featurePrinter` is given.
+    public static func available(featurePrinter: FeaturePrinterPool?) -> [any ImageFeatureExtractor] {
+        (featurePrinter.map { [FeaturePrintExtractor(printer: $0)] } ?? []) + all
     }
 }
 

@@ -1,23 +1,29 @@
+public import GlimpseFeaturePrint
 import GlimpseFiles
 
 extension LabelModel {
-    /// Reads and validates the model file at `path`.
+    /// Reads and validates the model file at `path`. A model built on feature prints needs the
+    /// `featurePrinter` of the same network.
     ///
     /// - Throws: ``LabelModelError`` when the file cannot be read, is not a model file, is truncated or
-    ///   damaged, or was built with a feature extractor this build does not compute.
-    public static func load(from path: String) throws(LabelModelError) -> LabelModel {
+    ///   damaged, or was built with a feature extractor this build (with this printer) does not compute.
+    public static func load(
+        from path: String, featurePrinter: FeaturePrinterPool? = nil
+    ) throws(LabelModelError) -> LabelModel {
         let bytes: [UInt8]
         do throws(FileError) {
             bytes = try AtomicFile.readAll(path)
         } catch {
             throw .unreadable(path: path, reason: error.systemMessage)
         }
-        return try LabelModelFile.decode(bytes, path: path)
+        return try LabelModelFile.decode(bytes, path: path, featurePrinter: featurePrinter)
     }
 
     /// Validates model file contents already in memory; `name` identifies them in errors.
-    public static func decode(_ bytes: [UInt8], name: String = "(in memory)") throws(LabelModelError) -> LabelModel {
-        try LabelModelFile.decode(bytes, path: name)
+    public static func decode(
+        _ bytes: [UInt8], name: String = "(in memory)", featurePrinter: FeaturePrinterPool? = nil
+    ) throws(LabelModelError) -> LabelModel {
+        try LabelModelFile.decode(bytes, path: name, featurePrinter: featurePrinter)
     }
 
     /// The model file contents.

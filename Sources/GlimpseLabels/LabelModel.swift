@@ -1,3 +1,4 @@
+public import GlimpseFeaturePrint
 import GlimpseIndex
 
 /// A labelled reference: one photo's identifier and the labels it was given.
@@ -81,10 +82,12 @@ public struct LabelModel: Sendable {
         vocabulary: [String],
         references: [LabelledReference],
         vectors: [Float],
-        search: ReferenceSearch = .automatic
+        search: ReferenceSearch = .automatic,
+        featurePrinter: FeaturePrinterPool? = nil
     ) throws(LabelModelError) {
-        guard let featureExtractor = FeatureExtractors.extractor(matching: extractor) else {
-            let current = FeatureExtractors.extractor(named: extractor.id)?.descriptor ?? FeatureExtractors.standard.descriptor
+        guard let featureExtractor = FeatureExtractors.extractor(matching: extractor, featurePrinter: featurePrinter) else {
+            let current = FeatureExtractors.extractor(named: extractor.id, featurePrinter: featurePrinter)?.descriptor
+                ?? FeatureExtractors.standard.descriptor
             throw .extractorMismatch(path: "(in memory)", model: extractor.description, current: current.description)
         }
         try self.init(featureExtractor: featureExtractor, vote: vote, vocabulary: vocabulary, references: references,

@@ -1,3 +1,4 @@
+import GlimpseFeaturePrint
 import GlimpseFiles
 
 /// The binary layout of a label model file (all integers little-endian):
@@ -60,7 +61,9 @@ enum LabelModelFile {
 
     /// The model in `bytes`, after checking magic, version, length, checksum, every count and index,
     /// and that this build computes the model's extractor. `path` only names the file in errors.
-    static func decode(_ bytes: [UInt8], path: String) throws(LabelModelError) -> LabelModel {
+    static func decode(
+        _ bytes: [UInt8], path: String, featurePrinter: FeaturePrinterPool? = nil
+    ) throws(LabelModelError) -> LabelModel {
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
             throw .notAModelFile(path: path)
         }
@@ -149,7 +152,8 @@ enum LabelModelFile {
         do {
             return try LabelModel(extractor: descriptor, vote: VoteParameters(k: k, weightPower: power, threshold: threshold,
                                                                   labelThresholds: labelThresholds),
-                                  vocabulary: vocabulary, references: references, vectors: vectors)
+                                  vocabulary: vocabulary, references: references, vectors: vectors,
+                                  featurePrinter: featurePrinter)
         } catch {
             switch error {
             case let .extractorMismatch(_, model, current):

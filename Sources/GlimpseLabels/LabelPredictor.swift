@@ -1,3 +1,4 @@
+public import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseIndex
 
@@ -18,6 +19,16 @@ public struct LabelPredictor: Sendable {
     /// The labels whose score reaches the model's threshold, highest score first.
     public func labels(for image: PixelBuffer) -> [ScoredLabel] {
         labels(forFeatures: model.featureExtractor.features(of: image))
+    }
+
+    /// The labels of `image`, from `featurePrint` instead of running the network again when the model
+    /// is built on feature prints of its width (the matcher has often printed the picture already).
+    public func labels(for image: PixelBuffer, reusing featurePrint: FeaturePrint?) -> [ScoredLabel] {
+        if let featurePrint, model.extractor.id == FeaturePrintExtractor.id,
+           featurePrint.dimension == model.extractor.dimension, model.extractor.rows == 1 {
+            return labels(forFeatures: featurePrint.values)
+        }
+        return labels(for: image)
     }
 
     /// Every label of the vocabulary with its score, highest score first (ties in vocabulary order).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GlimpseImage
+import GlimpseFeaturePrint
 import GlimpseLabels
 
 /// `glimpse labels`: scene labels of pictures, from the labelled-reference model in `Models/`.
@@ -70,6 +71,18 @@ struct LabelsCommand: ParsableCommand {
 
 /// Where the commands find the label model.
 enum LabelModelLocation {
+    /// The feature-print printers a label model built on feature prints needs, found by the shared
+    /// rule (`$GLIMPSE_FEATUREPRINT_MODEL`, else `Models/featureprint.glimpsemodel` beside the catalog
+    /// folder or in the current directory); exit status 65 when a model is found but does not load.
+    static func defaultPrinter(catalogDirectory: String? = nil) throws -> FeaturePrinterPool? {
+        do {
+            return try FeaturePrinterPool.load(explicit: nil, catalogDirectory: catalogDirectory)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode(65)
+        }
+    }
+
     /// The default model path, relative to the current directory.
     static let defaultPath = LabelModel.conventionalPath
 
@@ -82,8 +95,9 @@ enum LabelModelLocation {
     /// The model at ``path(_:)``, validated; on failure prints why and exits with 66 when the file
     /// cannot be read and 65 when it is damaged or made by another extractor (`sysexits.h`).
     static func load(_ explicit: String?) throws -> LabelModel {
+        let printer = try defaultPrinter()
         do {
-            return try LabelModel.load(from: path(explicit))
+            return try LabelModel.load(from: path(explicit), featurePrinter: printer)
         } catch {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             if case .unreadable = error { throw ExitCode(66) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GlimpseFeaturePrint
 import GlimpseLabels
 
 /// `glimpse models build`: rebuilds the label model from labelled photos.
@@ -21,13 +22,18 @@ struct ModelsBuildCommand: AsyncParsableCommand {
     @Option(name: .customLong("output"), help: "Where to write the model.")
     var output = LabelModelLocation.defaultPath
 
-    @Option(name: .customLong("extractor"), help: "Feature extractor: scene (default), regions or colour-histogram.")
-    var extractor = FeatureExtractors.standard.descriptor.id
+    @Option(name: .customLong("extractor"), help: """
+        Feature extractor: featureprint (the default when Models/featureprint.glimpsemodel is found), scene, \
+        regions or colour-histogram.
+        """)
+    var extractor: String?
 
     func run() async throws {
-        guard let chosen = FeatureExtractors.extractor(named: extractor) else {
-            throw ValidationError("unknown extractor \(extractor); use one of "
-                + FeatureExtractors.all.map(\.descriptor.id).joined(separator: ", "))
+        let printer = try LabelModelLocation.defaultPrinter()
+        let name = extractor ?? (printer != nil ? FeaturePrintExtractor.id : FeatureExtractors.standard.descriptor.id)
+        guard let chosen = FeatureExtractors.extractor(named: name, featurePrinter: printer) else {
+            throw ValidationError("unknown extractor \(name); use one of "
+                + FeatureExtractors.available(featurePrinter: printer).map(\.descriptor.id).joined(separator: ", "))
         }
         let (vocabulary, labelled) = try photos.load()
         let clock = ContinuousClock()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GlimpseFeaturePrint
 import GlimpseLabels
 
 /// `glimpse models evaluate`: label precision, recall and F1 on photos the model has not seen.
@@ -21,17 +22,18 @@ struct ModelsEvaluateCommand: AsyncParsableCommand {
     @Option(name: .customLong("queries"), help: "A folder of distorted queries with queries.json.")
     var queries: String?
 
-    @Option(name: .customLong("extractor"), help: "Extractors to compare (default: scene and colour-histogram).")
-    var extractors: [String] = ["scene", "colour-histogram"]
+    @Option(name: .customLong("extractor"), help: "Extractors to compare (default: featureprint, scene and colour-histogram).")
+    var extractors: [String] = ["featureprint", "scene", "colour-histogram"]
 
     @Flag(name: .customLong("json"), help: "Print the report as JSON.")
     var json = false
 
     func run() async throws {
+        let printer = try LabelModelLocation.defaultPrinter()
         let chosen = try extractors.map { name in
-            guard let found = FeatureExtractors.extractor(named: name) else {
+            guard let found = FeatureExtractors.extractor(named: name, featurePrinter: printer) else {
                 throw ValidationError("unknown extractor \(name); use one of "
-                    + FeatureExtractors.all.map(\.descriptor.id).joined(separator: ", "))
+                    + FeatureExtractors.available(featurePrinter: printer).map(\.descriptor.id).joined(separator: ", "))
             }
             return found
         }

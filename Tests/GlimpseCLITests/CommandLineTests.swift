@@ -106,9 +106,9 @@ struct CommandLineTests {
         let report = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
         let methods = report?["methods"] as? [[String: Any]] ?? []
         #expect(methods.compactMap { ($0["extractor"] as? String)?.split(separator: " ").first }
-            == ["scene", "colour-histogram"])
+            == ["featureprint", "scene", "colour-histogram"])
         let gains = report?["gains"] as? [[String: Any]] ?? []
-        #expect(gains.count == 1)
+        #expect(gains.count == 2)
         let gain = gains.first?["microF1"] as? [String: Any] ?? [:]
         #expect(gains.first?["testSet"] as? String == "leave-one-out")
         #expect(gain["groups"] as? Int == 36 && gain["resamples"] as? Int == 2000)
@@ -116,6 +116,6 @@ struct CommandLineTests {
         let high = gain["high"] as? Double ?? .nan
         #expect(low <= value && value <= high && high - low > 0, "\(gain)")
         let f1 = methods.compactMap { (($0["leaveOneOut"] as? [String: Any])?["micro"] as? [String: Any])?["f1"] as? Double }
-        #expect(f1.count == 2 && abs((f1[0] - f1[1]) - value) < 1e-9)
+        #expect(f1.count == 3 && abs((f1[0] - f1[1]) - value) < 1e-9)
     }
 }

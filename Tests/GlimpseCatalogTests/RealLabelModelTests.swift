@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
@@ -12,7 +13,9 @@ struct RealLabelModelTests {
 
     @Test(arguments: ["orange-gerbera", "american-bison"])
     func picturesWithoutAMatchGetDerivedLabelsAndCollections(placeID: String) async throws {
-        let predictor = LabelPredictor(model: try LabelModel.load(from: Self.modelPath))
+        let printer = FeaturePrinterPool(model: try FeaturePrintModel.load(from: URL(fileURLWithPath: Self.modelPath)
+            .deletingLastPathComponent().appendingPathComponent("featureprint.glimpsemodel").path))
+        let predictor = LabelPredictor(model: try LabelModel.load(from: Self.modelPath, featurePrinter: printer))
         let store = SnapshotStore()
         // No matcher: the labels must come from the model.
         let query = VisualSearchQuery(snapshot: store.publish(Fixtures.catalog), store: store, labeler: predictor)

@@ -1,3 +1,4 @@
+import GlimpseFeaturePrint
 import GlimpseImage
 @testable import GlimpseLabels
 
@@ -12,6 +13,20 @@ enum Fixtures {
 
     static var catalogPath: String { root + "/Images/catalog.json" }
     static var committedModelPath: String { root + "/Models/labels.glimpsemodel" }
+
+    /// The committed feature-print network, which the committed label model is built on.
+    static let printer: FeaturePrinterPool = {
+        do { return FeaturePrinterPool(model: try FeaturePrintModel.load(from: root + "/Models/featureprint.glimpsemodel")) }
+        catch { fatalError("the committed feature-print model must load: \(error)") }
+    }()
+
+    /// The extractor of the committed label model.
+    static var committedExtractor: FeaturePrintExtractor { FeaturePrintExtractor(printer: printer) }
+
+    /// The committed label model.
+    static func committedModel() throws -> LabelModel {
+        try LabelModel.load(from: committedModelPath, featurePrinter: printer)
+    }
 
     /// A buffer of `width × height` pixels coloured by `colour(x, y)`.
     static func image(width: Int, height: Int, _ colour: (Int, Int) -> (UInt8, UInt8, UInt8)) throws -> PixelBuffer {

@@ -4,16 +4,16 @@ import Testing
 
 @Suite("Labels of real photos and the committed model")
 struct RealPhotoTests {
-    @Test("the committed model loads and was built by the current standard extractor")
+    @Test("the committed model loads and was built on the committed feature-print network")
     func committedModelMatchesExtractor() throws {
-        let model = try LabelModel.load(from: Fixtures.committedModelPath)
-        #expect(model.extractor == FeatureExtractors.standard.descriptor)
+        let model = try Fixtures.committedModel()
+        #expect(model.extractor == Fixtures.committedExtractor.descriptor)
         let catalog = try LabelledPhotos.catalog(at: Fixtures.catalogPath)
         #expect(model.vocabulary == catalog.vocabulary)
         // A reference's stored vector is what the current code computes for its photo.
         let photo = try #require(catalog.photos.first)
         let position = try #require(model.references.firstIndex { $0.id == photo.id })
-        let computed = FeatureExtractors.standard.features(of: try LabelImageLoader.load(photo.path))
+        let computed = Fixtures.committedExtractor.features(of: try LabelImageLoader.load(photo.path))
         let stored = Array(model.vectors(of: position))
         let distance = zip(computed, stored).reduce(Float(0)) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
         #expect(distance < 1e-6)
@@ -21,14 +21,14 @@ struct RealPhotoTests {
 
     @Test("a sky-and-mountain photo the model has not seen gets sky and mountain")
     func skyAndMountain() throws {
-        let model = try LabelModel.load(from: Fixtures.committedModelPath)
+        let model = try Fixtures.committedModel()
         let id = "autumn-woods-below-ridge"
         let catalog = try LabelledPhotos.catalog(at: Fixtures.catalogPath)
         let photo = try #require(catalog.photos.first { $0.id == id })
         #expect(Set(photo.labels).isSuperset(of: ["sky", "mountain"]))
         let own = Set(model.references.indices.filter { model.references[$0].id == id })
         #expect(!own.isEmpty)
-        let features = FeatureExtractors.standard.features(of: try LabelImageLoader.load(photo.path))
+        let features = Fixtures.committedExtractor.features(of: try LabelImageLoader.load(photo.path))
         let labels = LabelPredictor(model: model).labels(forFeatures: features, excluding: own).map(\.label)
         #expect(labels.contains("sky"))
         #expect(labels.contains("mountain"))

@@ -19,11 +19,12 @@ struct ReferenceSearchTests {
     }
 
     @Test func theCommittedModelLabelsEveryReferenceAlikeThroughTheGraph() throws {
-        let exact = try LabelModel.load(from: Fixtures.committedModelPath)
+        let exact = try Fixtures.committedModel()
         #expect(exact.search == .exact)
         let approximate = try LabelModel(
             extractor: exact.extractor, vote: exact.vote, vocabulary: exact.vocabulary,
-            references: exact.references, vectors: exact.vectors, search: .approximate(HNSWParameters())
+            references: exact.references, vectors: exact.vectors, search: .approximate(HNSWParameters()),
+            featurePrinter: Fixtures.printer
         )
         #expect(approximate.index is HNSWIndex)
         #expect(try approximate.with(vote: exact.vote).index is HNSWIndex, "a new vote keeps the graph")

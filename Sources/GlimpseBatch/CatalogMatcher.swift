@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
@@ -11,6 +12,8 @@ public enum CatalogMatcherError: Error, Sendable, CustomStringConvertible {
     case catalog(directory: String, reason: String)
     /// The label model exists but could not be loaded.
     case labelModel(path: String, reason: String)
+    /// The feature-print model was named, or exists, but could not be loaded.
+    case featurePrintModel(reason: String)
 
     /// A sentence saying what happened and what to do.
     public var description: String {
@@ -19,6 +22,8 @@ public enum CatalogMatcherError: Error, Sendable, CustomStringConvertible {
             "cannot load the catalog in \(directory) (\(reason)); pass --catalog with the folder holding catalog.json"
         case let .labelModel(path, reason):
             "cannot load the label model \(path) (\(reason)); rebuild it with `glimpse labels` or remove it"
+        case let .featurePrintModel(reason):
+            "cannot load the feature-print model: \(reason)"
         }
     }
 }
@@ -51,11 +56,21 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
     /// - Parameter labelModel: the label model file; `nil` means
     ///   ``LabelModel/defaultPath(catalogDirectory:environment:)``, and then labels are left out when
     ///   that file does not exist. A named file that does not exist is an error.
+    /// - Parameter featurePrintModel: the feature-print model; `nil` means the default rule of
+    ///   ``FeaturePrinterPool/load(explicit:catalogDirectory:environment:)`` (matching runs on keypoints
+    ///   alone when no model is found). With `featurePrint` false no model is loaded.
     /// - Throws: ``CatalogMatcherError``.
     public static func load(
         catalogDirectory: String, labelModel: String? = nil, configuration: VisionConfiguration = .default,
-        featureCache: String? = nil
+        featureCache: String? = nil, featurePrintModel: String? = nil, featurePrint: Bool = true
     ) async throws(CatalogMatcherError) -> CatalogMatcher {
+        let printer: FeaturePrinterPool?
+        do {
+            printer = featurePrint
+                ? try FeaturePrinterPool.load(explicit: featurePrintModel, catalogDirectory: catalogDirectory) : nil
+        } catch {
+            throw .featurePrintModel(reason: error.description)
+        }
         let modelPath = labelModel ?? LabelModel.defaultPath(catalogDirectory: catalogDirectory)
         if labelModel != nil && !FileReader.exists(modelPath) {
             throw .labelModel(path: modelPath, reason: "there is no such file; build it with `glimpse models build` "
@@ -63,12 +78,13 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         }
         do {
             let catalog = try Catalog.load(directory: catalogDirectory)
-            let matcher = try await catalog.makeVisualMatcher(configuration: configuration, featureCache: featureCache)
+            let matcher = try await catalog.makeVisualMatcher(
+                configuration: configuration, featureCache: featureCache, printer: printer)
             var labeler: LabelPredictor?
             let labelModel = modelPath
             if FileReader.exists(labelModel) {
                 do {
-                    labeler = LabelPredictor(model: try LabelModel.load(from: labelModel))
+                    labeler = LabelPredictor(model: try LabelModel.load(from: labelModel, featurePrinter: printer))
                 } catch {
                     throw CatalogMatcherError.labelModel(path: labelModel, reason: error.description)
                 }

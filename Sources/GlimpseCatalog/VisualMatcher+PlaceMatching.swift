@@ -1,34 +1,46 @@
 import Foundation
+public import GlimpseFeaturePrint
 public import GlimpseImage
 public import GlimpseLabels
 public import GlimpseVision
 
 extension VisualMatcher: PlaceMatching {
-    /// Matches `image` and reports every candidate with a 0…1 confidence.
+    /// Matches `image` and reports every candidate with the matcher's 0…1 confidence
+    /// (``MatchCandidate/confidence``, see ``MatchDecision``).
     ///
-    /// The matcher's score `s` (distinct reference keypoints reproduced in one consistent geometry)
-    /// becomes `s / (s + acceptScore)`: 0 for no evidence, exactly 0.5 at the matcher's accept
-    /// threshold, approaching 1 as evidence grows. Only the matcher's accepted candidate is marked
-    /// accepted. Reference ids are place ids (see ``Catalog/makeVisualMatcher(configuration:)``).
+    /// Without a feature print the matcher's score `s` (distinct reference keypoints reproduced in one
+    /// consistent geometry) becomes `s / (s + acceptScore)`: 0 for no evidence, exactly 0.5 at the
+    /// matcher's accept threshold, approaching 1 as evidence grows. With one, the score and the print
+    /// similarity are combined by the calibrated model, again with 0.5 as the accept line. Only the
+    /// matcher's accepted candidate is marked accepted. Reference ids are place ids (see
+    /// ``Catalog/makeVisualMatcher(configuration:placeIDs:featureCache:printer:)``).
     public func matchPlaces(in image: PixelBuffer, limit: Int) async throws -> PlaceMatchReport {
         let report = match(image, limit: limit)
-        let accept = Double(max(configuration.acceptScore, 1))
         let candidates = report.candidates.map { candidate in
             PlaceMatchCandidate(
-                placeID: candidate.referenceID, score: candidate.score / (candidate.score + accept),
+                placeID: candidate.referenceID, score: candidate.confidence,
                 accepted: candidate.referenceID == report.accepted?.referenceID,
                 inliers: candidate.verified ? candidate.inliers : nil)
         }
-        let timings: [String: Duration] = [
+        var timings: [String: Duration] = [
             "features": .microseconds(Int64((report.timings.featuresMs * 1000).rounded())),
             "shortlist": .microseconds(Int64((report.timings.shortlistMs * 1000).rounded())),
             "verification": .microseconds(Int64((report.timings.verificationMs * 1000).rounded())),
         ]
-        return PlaceMatchReport(candidates: candidates, timings: timings)
+        if printer != nil {
+            timings["featureprint"] = .microseconds(Int64((report.timings.featurePrintMs * 1000).rounded()))
+        }
+        return PlaceMatchReport(candidates: candidates, timings: timings, featurePrint: report.featurePrint)
     }
 }
 
-extension LabelPredictor: LabelDeriving {}
+extension LabelPredictor: LabelDeriving {
+    /// Labels from `featurePrint` when the model is built on feature prints of that width, else from
+    /// the pixels.
+    public func labels(for image: PixelBuffer, featurePrint: FeaturePrint?) async throws -> [ScoredLabel] {
+        labels(for: image, reusing: featurePrint)
+    }
+}
 
 extension Catalog {
     /// Builds a matcher whose references are the catalog's place photos, keyed by place id.
@@ -43,9 +55,12 @@ extension Catalog {
     /// - Parameters:
     ///   - placeIDs: the places to register, in catalog order; `nil` (the default) means all.
     ///   - featureCache: the feature cache file, or `nil` for none.
+    ///   - printer: computes feature prints, the matcher's second signal (kept in the cache with the
+    ///     keypoints); `nil` matches on keypoints alone.
     /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode.
     public func makeVisualMatcher(
-        configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil
+        configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
+        printer: (any FeaturePrinting)? = nil
     ) async throws(CatalogError) -> VisualMatcher {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.map { ReferencePhoto(id: $0.id, path: $0.photoPath) }
@@ -62,13 +77,13 @@ extension Catalog {
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { () throws(VisionError) in
                     try ReferenceLoader.load(photos: photos, configuration: configuration, cachePath: featureCache,
-                                             cacheIsOptional: true, threads: threads).references
+                                             cacheIsOptional: true, threads: threads, printer: printer).references
                 })
             }
         }
         switch loaded {
         case .success(let references):
-            return VisualMatcher(references: references, configuration: configuration)
+            return VisualMatcher(references: references, configuration: configuration, printer: printer)
         case .failure(.referencePhoto(let path, let reason)):
             let placeID = places.first { $0.photoPath == path }?.id ?? ""
             throw .undecodablePhoto(placeID: placeID, path: path, reason: reason)

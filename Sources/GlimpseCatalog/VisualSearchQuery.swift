@@ -1,3 +1,4 @@
+import GlimpseFeaturePrint
 public import GlimpseIntents
 import GlimpseLabels
 
@@ -107,9 +108,11 @@ public struct VisualSearchQuery: IntentValueQuery {
         let catalog = snapshot.catalog
         var matches: [VisualSearchEvidence.Match] = []
         var timings: [String: Duration] = [:]
+        var featurePrint: FeaturePrint?
         if let pixels = input.pixelBuffer, let matcher {
             let report = try await matcher.matchPlaces(in: pixels, limit: configuration.matchCandidates)
             timings = report.timings
+            featurePrint = report.featurePrint
             matches = report.candidates.compactMap { candidate in
                 catalog.placeOffset(id: candidate.placeID).map {
                     .init(placeOffset: $0, score: VisualSearchEvidence.quantise(candidate.score),
@@ -131,7 +134,7 @@ public struct VisualSearchQuery: IntentValueQuery {
             scored = catalog.places[bestMatch.placeOffset].labels.map { ScoredLabel(label: $0, score: 1) }
         } else if let pixels = input.pixelBuffer, let labeler {
             source = .derived
-            scored = try await labeler.labels(for: pixels)
+            scored = try await labeler.labels(for: pixels, featurePrint: featurePrint)
         }
 
         // Map onto the vocabulary; merge duplicates keeping the highest weight.

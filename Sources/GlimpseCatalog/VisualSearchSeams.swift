@@ -1,3 +1,4 @@
+public import GlimpseFeaturePrint
 public import GlimpseImage
 public import GlimpseLabels
 
@@ -27,11 +28,15 @@ public struct PlaceMatchReport: Sendable {
     public var candidates: [PlaceMatchCandidate]
     /// Time spent per stage, by stage name (such as `features`, `shortlist`, `verify`).
     public var timings: [String: Duration]
+    /// The picture's feature print, when the matcher computed one (labels reuse it instead of running
+    /// the network again).
+    public var featurePrint: FeaturePrint?
 
     /// Creates a report.
-    public init(candidates: [PlaceMatchCandidate], timings: [String: Duration] = [:]) {
+    public init(candidates: [PlaceMatchCandidate], timings: [String: Duration] = [:], featurePrint: FeaturePrint? = nil) {
         self.candidates = candidates
         self.timings = timings
+        self.featurePrint = featurePrint
     }
 }
 
@@ -45,4 +50,13 @@ public protocol PlaceMatching: Sendable {
 public protocol LabelDeriving: Sendable {
     /// Labels for `image` with confidences in 0…1, most confident first.
     func labels(for image: PixelBuffer) async throws -> [ScoredLabel]
+    /// Labels for `image` whose feature print is already known (`nil` when it is not).
+    func labels(for image: PixelBuffer, featurePrint: FeaturePrint?) async throws -> [ScoredLabel]
+}
+
+extension LabelDeriving {
+    /// Ignores the print and labels the pixels.
+    public func labels(for image: PixelBuffer, featurePrint: FeaturePrint?) async throws -> [ScoredLabel] {
+        try await labels(for: image)
+    }
 }

@@ -52,6 +52,22 @@ extension PixelBuffer {
         }
     }
 
+    /// A copy with the columns in reverse order (the mirror image).
+    func mirroredHorizontally() -> PixelBuffer {
+        let pixelBytes = pixelFormat.bytesPerPixel
+        return assembled(width: width, height: height) { out, outStride in
+            withUnsafeBytes { source in
+                for row in 0..<height {
+                    for column in 0..<width {
+                        let from = row * bytesPerRow + (width - 1 - column) * pixelBytes
+                        let to = row * outStride + column * pixelBytes
+                        for channel in 0..<pixelBytes { out[to + channel] = source[from + channel] }
+                    }
+                }
+            }
+        }
+    }
+
     /// A copy of `width × height` (each at least this buffer's) where each pixel repeats the
     /// source pixel under its centre.
     func enlargedByNearest(width outWidth: Int, height outHeight: Int) -> PixelBuffer {

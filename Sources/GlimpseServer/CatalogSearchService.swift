@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
@@ -39,11 +40,23 @@ public final class CatalogSearchService: SearchService {
     ///   else in the current directory.
     /// - Throws: ``GlimpseServerError`` with code `catalogUnavailable` (missing files) or
     ///   `catalogInvalid` (files that do not validate), naming the path.
+    ///
+    /// - Parameter featurePrintModel: the feature-print model; `nil` means the default rule of
+    ///   ``FeaturePrinterPool/load(explicit:catalogDirectory:environment:)``. With `featurePrint` false
+    ///   matching runs on keypoints alone.
     public static func load(
-        catalogDirectory: String, modelPath: String? = nil, featureCache: String? = nil
+        catalogDirectory: String, modelPath: String? = nil, featureCache: String? = nil,
+        featurePrintModel: String? = nil, featurePrint: Bool = true
     ) async throws(GlimpseServerError)
         -> CatalogSearchService
     {
+        let printer: FeaturePrinterPool?
+        do {
+            printer = featurePrint
+                ? try FeaturePrinterPool.load(explicit: featurePrintModel, catalogDirectory: catalogDirectory) : nil
+        } catch {
+            throw GlimpseServerError(code: .catalogInvalid, message: "cannot load the feature-print model: \(error)")
+        }
         let catalog: Catalog
         do throws(CatalogError) {
             catalog = try Catalog.load(directory: catalogDirectory)
@@ -59,13 +72,13 @@ public final class CatalogSearchService: SearchService {
             )
         }
         do {
-            model = try LabelModel.load(from: path)
+            model = try LabelModel.load(from: path, featurePrinter: printer)
         } catch {
             throw GlimpseServerError(code: .catalogInvalid, message: "cannot load the label model \(path): \(error)")
         }
         let matcher: VisualMatcher
         do throws(CatalogError) {
-            matcher = try await catalog.makeVisualMatcher(featureCache: featureCache)
+            matcher = try await catalog.makeVisualMatcher(featureCache: featureCache, printer: printer)
         } catch {
             throw GlimpseServerError(code: Self.code(for: error), message: "cannot index the catalog photos: \(error)")
         }

@@ -1,3 +1,4 @@
+import GlimpseFeaturePrint
 import Foundation
 import GlimpseFiles
 
@@ -19,25 +20,32 @@ public struct ReferencePhoto: Sendable, Hashable {
 /// identifiers, paths, sizes and modification times plus the extraction settings, so a cache
 /// written for other photos or settings is refused as stale instead of being used.
 ///
-/// Layout (little-endian): magic `GLVFEAT1`, format version, key, extraction fingerprint, the
-/// references (id, image size, keypoints, descriptors), then an FNV-1a 64 checksum of all bytes before it.
+/// Layout (little-endian): magic `GLVFEAT1`, format version, key, extraction fingerprint, feature-print
+/// identity (empty when none), the references (id, image size, keypoints, descriptors, feature print),
+/// then an FNV-1a 64 checksum of all bytes before it.
 public enum FeatureCache {
     /// The format version this build reads and writes.
-    public static let formatVersion: UInt32 = 1
+    public static let formatVersion: UInt32 = 2
     static let magic: [UInt8] = Array("GLVFEAT1".utf8)
     static let maxKeypointsPerReference = 100_000
     static let maxIDBytes = 4096
+    static let maxPrintDimension = 1 << 16
+    static let maxPrintsPerReference: UInt32 = 64
     /// The magic, the format version, the key and the checksum: no cache file is shorter.
     static let minimumSize = magic.count + 4 + 8 + 8
 
     /// The cache key of `photos` under `configuration`: changes when any photo's path, size or
     /// modification time changes, when photos are added, removed or reordered, or when the
-    /// extraction settings change.
+    /// extraction settings or the feature printer change.
     ///
     /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when a photo cannot be examined.
-    public static func key(for photos: [ReferencePhoto], configuration: VisionConfiguration) throws(VisionError) -> UInt64 {
+    public static func key(
+        for photos: [ReferencePhoto], configuration: VisionConfiguration, printIdentity: String? = nil
+    ) throws(VisionError) -> UInt64 {
         var hasher = FNV1a64()
         hasher.add(Array(configuration.extractionFingerprint.utf8))
+        hasher.add([0])
+        hasher.add(Array((printIdentity ?? "").utf8))
         for photo in photos {
             var info = stat()
             guard stat(photo.path, &info) == 0 else {
@@ -56,13 +64,15 @@ public enum FeatureCache {
 
     /// The bytes of a cache file holding `references`.
     public static func encode(
-        _ references: [(id: String, features: ImageFeatures)], key: UInt64, configuration: VisionConfiguration
+        _ references: [(id: String, features: ImageFeatures)], key: UInt64, configuration: VisionConfiguration,
+        printIdentity: String? = nil
     ) -> [UInt8] {
         var w = ByteWriter()
         w.bytes(magic)
         w.u32(formatVersion)
         w.u64(key)
         w.string(configuration.extractionFingerprint)
+        w.string(printIdentity ?? "")
         w.u32(UInt32(references.count))
         for (id, f) in references {
             w.string(id)
@@ -74,6 +84,11 @@ public enum FeatureCache {
                 w.u32(k.angle.bitPattern); w.u32(k.response.bitPattern); w.u32(UInt32(bitPattern: k.level))
             }
             for word in f.descriptorWords { w.u64(word) }
+            w.u32(UInt32(f.featurePrints.count))
+            w.u32(UInt32(f.featurePrints.first?.dimension ?? 0))
+            for print in f.featurePrints {
+                for value in print.values { w.u32(value.bitPattern) }
+            }
         }
         var hasher = FNV1a64()
         hasher.add(w.data)
@@ -86,7 +101,8 @@ public enum FeatureCache {
     /// - Throws: ``VisionError/cacheCorrupt(path:reason:)`` for damaged or foreign bytes,
     ///   ``VisionError/cacheStale(path:reason:)`` when the key or extraction settings differ.
     public static func decode(
-        _ data: [UInt8], expectedKey: UInt64, configuration: VisionConfiguration, path: String = "<memory>"
+        _ data: [UInt8], expectedKey: UInt64, configuration: VisionConfiguration, printIdentity: String? = nil,
+        path: String = "<memory>"
     ) throws(VisionError) -> [(id: String, features: ImageFeatures)] {
         func corrupt(_ reason: String) -> VisionError { .cacheCorrupt(path: path, reason: reason) }
         guard data.count >= minimumSize else { throw corrupt("file is too short (\(data.count) bytes)") }
@@ -102,9 +118,13 @@ public enum FeatureCache {
         guard version == formatVersion else {
             throw .cacheStale(path: path, reason: "format version \(version), this build uses \(formatVersion)")
         }
-        guard let key = r.u64(), let fingerprint = r.string(limit: maxIDBytes) else { throw corrupt("truncated header") }
+        guard let key = r.u64(), let fingerprint = r.string(limit: maxIDBytes),
+              let storedPrinter = r.string(limit: maxIDBytes) else { throw corrupt("truncated header") }
         guard fingerprint == configuration.extractionFingerprint else {
             throw .cacheStale(path: path, reason: "written with other extraction settings")
+        }
+        guard storedPrinter == (printIdentity ?? "") else {
+            throw .cacheStale(path: path, reason: "written with another feature-print model, or without one")
         }
         guard key == expectedKey else { throw .cacheStale(path: path, reason: "the photos changed since it was written") }
         guard let count = r.u32() else { throw corrupt("truncated header") }
@@ -131,8 +151,26 @@ public enum FeatureCache {
                 guard let word = r.u64() else { throw corrupt("reference \(n) is truncated") }
                 words.append(word)
             }
+            guard let printCount = r.u32(), let dimension = r.u32(), printCount <= maxPrintsPerReference,
+                  Int(dimension) <= maxPrintDimension, r.remaining >= 4 * Int(printCount) * Int(dimension)
+            else { throw corrupt("reference \(n) has truncated feature prints") }
+            var prints: [FeaturePrint] = []
+            prints.reserveCapacity(Int(printCount))
+            for _ in 0..<Int(printCount) {
+                var values: [Float] = []
+                values.reserveCapacity(Int(dimension))
+                for _ in 0..<Int(dimension) {
+                    guard let bits = r.u32() else { throw corrupt("reference \(n) is truncated") }
+                    values.append(Float(bitPattern: bits))
+                }
+                prints.append(FeaturePrint(normalizing: values))
+            }
+            guard (printIdentity == nil) == prints.isEmpty else {
+                throw corrupt("reference \(n) \(prints.isEmpty ? "lacks" : "has") feature prints")
+            }
             guard width > 0, height > 0 else { throw corrupt("reference \(n) has an empty image size") }
-            out.append((id, ImageFeatures(width: Int(width), height: Int(height), keypoints: keypoints, descriptorWords: words)))
+            out.append((id, ImageFeatures(width: Int(width), height: Int(height), keypoints: keypoints,
+                                          descriptorWords: words, featurePrints: prints)))
         }
         guard r.remaining == 0 else { throw corrupt("\(r.remaining) unexpected bytes after the last reference") }
         return out
@@ -142,7 +180,9 @@ public enum FeatureCache {
     /// refused before the rest of it is read.
     ///
     /// - Throws: ``VisionError/cacheIO(path:reason:)`` when unreadable, or the errors of ``decode(_:expectedKey:configuration:path:)``.
-    public static func read(path: String, expectedKey: UInt64, configuration: VisionConfiguration) throws(VisionError) -> [(id: String, features: ImageFeatures)] {
+    public static func read(
+        path: String, expectedKey: UInt64, configuration: VisionConfiguration, printIdentity: String? = nil
+    ) throws(VisionError) -> [(id: String, features: ImageFeatures)] {
         let data = try AtomicFile.read(
             path, peekBytes: magic.count,
             mapError: { VisionError.cacheIO(path: path, reason: "cannot read the file: \($0.systemMessage)") }
@@ -154,7 +194,8 @@ public enum FeatureCache {
                 throw .cacheCorrupt(path: path, reason: "not a Glimpse feature cache (bad magic)")
             }
         }
-        return try decode(data, expectedKey: expectedKey, configuration: configuration, path: path)
+        return try decode(data, expectedKey: expectedKey, configuration: configuration, printIdentity: printIdentity,
+                          path: path)
     }
 
     /// Writes the cache atomically and durably: after a crash `path` holds either the previous cache
@@ -162,10 +203,12 @@ public enum FeatureCache {
     ///
     /// - Throws: ``VisionError/cacheIO(path:reason:)`` when the file cannot be written.
     public static func write(
-        _ references: [(id: String, features: ImageFeatures)], key: UInt64, configuration: VisionConfiguration, path: String
+        _ references: [(id: String, features: ImageFeatures)], key: UInt64, configuration: VisionConfiguration,
+        printIdentity: String? = nil, path: String
     ) throws(VisionError) {
         do throws(FileError) {
-            try AtomicFile.replace(path, with: encode(references, key: key, configuration: configuration))
+            try AtomicFile.replace(
+                path, with: encode(references, key: key, configuration: configuration, printIdentity: printIdentity))
         } catch {
             throw .cacheIO(path: path, reason: error.reason)
         }

@@ -1,3 +1,4 @@
+public import GlimpseFeaturePrint
 /// One detected keypoint, in the coordinates of the extraction image (level 0 of the pyramid).
 public struct Keypoint: Sendable, Hashable, Codable {
     /// Horizontal position in pixels of the extraction image.
@@ -40,6 +41,9 @@ public struct ImageFeatures: Sendable, Equatable {
     public let keypoints: [Keypoint]
     /// All descriptors, `4 × keypoints.count` words.
     public let descriptorWords: [UInt64]
+    /// The feature prints of the picture's views (see ``FeaturePrinting/referencePrints(of:)``; the
+    /// first is the whole picture's), empty when none were computed.
+    public let featurePrints: [FeaturePrint]
 
     /// The number of keypoints.
     public var count: Int { keypoints.count }
@@ -47,12 +51,21 @@ public struct ImageFeatures: Sendable, Equatable {
     /// Creates features from parts.
     ///
     /// - Precondition: `descriptorWords.count == 4 × keypoints.count`.
-    public init(width: Int, height: Int, keypoints: [Keypoint], descriptorWords: [UInt64]) {
+    public init(
+        width: Int, height: Int, keypoints: [Keypoint], descriptorWords: [UInt64], featurePrints: [FeaturePrint] = []
+    ) {
         precondition(descriptorWords.count == keypoints.count * Self.wordsPerDescriptor, "descriptor count mismatch")
         self.width = width
         self.height = height
         self.keypoints = keypoints
         self.descriptorWords = descriptorWords
+        self.featurePrints = featurePrints
+    }
+
+    /// The same keypoints and descriptors with `prints` as the feature prints.
+    public func with(featurePrints prints: [FeaturePrint]) -> ImageFeatures {
+        ImageFeatures(width: width, height: height, keypoints: keypoints, descriptorWords: descriptorWords,
+                      featurePrints: prints)
     }
 
     /// The four words of descriptor `index`.

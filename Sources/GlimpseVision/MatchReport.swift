@@ -1,3 +1,4 @@
+public import GlimpseFeaturePrint
 /// One catalog reference considered for a query, with the evidence for it.
 public struct MatchCandidate: Sendable, Hashable {
     /// The identifier the reference was registered with.
@@ -16,15 +17,32 @@ public struct MatchCandidate: Sendable, Hashable {
     public let score: Double
     /// Whether the evidence came from the mirror image of the query.
     public let mirrored: Bool
+    /// The cosine similarity of the query's feature print to the reference's, when prints were compared.
+    public let similarity: Double?
+    /// How sure the matcher is that the query shows this reference, 0…1, from ``score`` and
+    /// ``similarity`` (see ``MatchDecision``); a verified candidate at or above
+    /// ``MatchDecision/acceptLine`` is accepted. 0 until the matcher ranks the candidate.
+    public let confidence: Double
 
     /// Creates a candidate.
-    public init(referenceID: String, votes: Int, verified: Bool, inliers: Int, score: Double, mirrored: Bool) {
+    public init(
+        referenceID: String, votes: Int, verified: Bool, inliers: Int, score: Double, mirrored: Bool,
+        similarity: Double? = nil, confidence: Double = 0
+    ) {
         self.referenceID = referenceID
         self.votes = votes
         self.verified = verified
         self.inliers = inliers
         self.score = score
         self.mirrored = mirrored
+        self.similarity = similarity
+        self.confidence = confidence
+    }
+
+    /// The same candidate with its print similarity and confidence set.
+    public func with(similarity: Double?, confidence: Double) -> MatchCandidate {
+        MatchCandidate(referenceID: referenceID, votes: votes, verified: verified, inliers: inliers, score: score,
+                       mirrored: mirrored, similarity: similarity, confidence: confidence)
     }
 }
 
@@ -36,6 +54,10 @@ public struct StageTimings: Sendable, Hashable {
     public var shortlistMs: Double
     /// Descriptor matching and RANSAC on the shortlisted candidates.
     public var verificationMs: Double
+    /// The query's feature print and its comparison with every reference's (0 when it did not run).
+    public var featurePrintMs: Double
+    /// Thread CPU time of the feature-print stage.
+    public var featurePrintCPUMs: Double
     /// Thread CPU time of the features stage.
     public var featuresCPUMs: Double
     /// Thread CPU time of the shortlist stage.
@@ -46,8 +68,11 @@ public struct StageTimings: Sendable, Hashable {
     /// Creates timings.
     public init(
         featuresMs: Double = 0, shortlistMs: Double = 0, verificationMs: Double = 0,
-        featuresCPUMs: Double = 0, shortlistCPUMs: Double = 0, verificationCPUMs: Double = 0
+        featuresCPUMs: Double = 0, shortlistCPUMs: Double = 0, verificationCPUMs: Double = 0,
+        featurePrintMs: Double = 0, featurePrintCPUMs: Double = 0
     ) {
+        self.featurePrintMs = featurePrintMs
+        self.featurePrintCPUMs = featurePrintCPUMs
         self.featuresMs = featuresMs
         self.shortlistMs = shortlistMs
         self.verificationMs = verificationMs
@@ -57,9 +82,16 @@ public struct StageTimings: Sendable, Hashable {
     }
 
     /// The wall-clock sum of the stages.
-    public var totalMs: Double { featuresMs + shortlistMs + verificationMs }
+    public var totalMs: Double { featuresMs + shortlistMs + verificationMs + featurePrintMs }
     /// The CPU-time sum of the stages.
-    public var totalCPUMs: Double { featuresCPUMs + shortlistCPUMs + verificationCPUMs }
+    public var totalCPUMs: Double { featuresCPUMs + shortlistCPUMs + verificationCPUMs + featurePrintCPUMs }
+
+    /// Adds the time from `start` to now to the feature-print stage.
+    mutating func addFeaturePrint(since start: StageInstant) {
+        let e = start.elapsed(to: .now())
+        featurePrintMs += e.wallMs
+        featurePrintCPUMs += e.cpuMs
+    }
 
     /// Adds the time from `start` to now to the features stage.
     mutating func addFeatures(since start: StageInstant) {
@@ -95,16 +127,19 @@ public struct MatchReport: Sendable {
     public let queryKeypoints: Int
     /// Whether the mirrored query was matched too.
     public let usedMirror: Bool
+    /// The query's feature print, when the matcher computed it (labels can reuse it).
+    public let featurePrint: FeaturePrint?
 
     /// Creates a report.
     public init(
         candidates: [MatchCandidate], accepted: MatchCandidate?, timings: StageTimings, queryKeypoints: Int,
-        usedMirror: Bool
+        usedMirror: Bool, featurePrint: FeaturePrint? = nil
     ) {
         self.candidates = candidates
         self.accepted = accepted
         self.timings = timings
         self.queryKeypoints = queryKeypoints
         self.usedMirror = usedMirror
+        self.featurePrint = featurePrint
     }
 }

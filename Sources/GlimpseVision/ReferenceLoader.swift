@@ -17,21 +17,24 @@ public enum ReferenceLoader {
     /// With a `cachePath`, a valid cache is used; a missing, stale or damaged one is rebuilt from the
     /// photos and rewritten (why an existing file was not used is returned in `cacheProblem`). With
     /// `cacheIsOptional`, a rebuilt cache that cannot be written is skipped (the next load extracts
-    /// again) rather than an error.
+    /// again) rather than an error. With a `printer`, every reference also gets its feature print,
+    /// which is cached with its keypoints.
     ///
     /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when a photo cannot be read or decoded,
     ///   ``VisionError/cacheIO(path:reason:)`` when the rebuilt cache cannot be written.
     public static func load(
         photos: [ReferencePhoto], configuration: VisionConfiguration = .default, cachePath: String? = nil,
-        cacheIsOptional: Bool = false, threads: Int = 1
+        cacheIsOptional: Bool = false, threads: Int = 1, printer: (any FeaturePrinting)? = nil
     ) throws(VisionError) -> (references: [(id: String, features: ImageFeatures)], source: Source, cacheProblem: VisionError?) {
         var problem: VisionError?
         var key: UInt64 = 0
+        let identity = printer?.featurePrintIdentity
         if let cachePath {
-            key = try FeatureCache.key(for: photos, configuration: configuration)
+            key = try FeatureCache.key(for: photos, configuration: configuration, printIdentity: identity)
             if FileManager.default.fileExists(atPath: cachePath) {
                 do {
-                    let cached = try FeatureCache.read(path: cachePath, expectedKey: key, configuration: configuration)
+                    let cached = try FeatureCache.read(
+                        path: cachePath, expectedKey: key, configuration: configuration, printIdentity: identity)
                     if cached.map(\.id) == photos.map(\.id) { return (cached, .cache, nil) }
                     problem = .cacheStale(path: cachePath, reason: "it lists other references")
                 } catch {
@@ -39,10 +42,11 @@ public enum ReferenceLoader {
                 }
             }
         }
-        let references = try extract(photos, configuration: configuration, threads: threads)
+        let references = try extract(photos, configuration: configuration, threads: threads, printer: printer)
         if let cachePath {
             do {
-                try FeatureCache.write(references, key: key, configuration: configuration, path: cachePath)
+                try FeatureCache.write(
+                    references, key: key, configuration: configuration, printIdentity: identity, path: cachePath)
             } catch where cacheIsOptional {
                 problem = error
             }
@@ -53,14 +57,14 @@ public enum ReferenceLoader {
     /// The features of `photos`, in order; with more than one thread, photo `i` is done by thread
     /// `i % threads`. The first failure in photo order is thrown.
     private static func extract(
-        _ photos: [ReferencePhoto], configuration: VisionConfiguration, threads: Int
+        _ photos: [ReferencePhoto], configuration: VisionConfiguration, threads: Int, printer: (any FeaturePrinting)?
     ) throws(VisionError) -> [(id: String, features: ImageFeatures)] {
         let workers = max(1, min(threads, photos.count))
         let results = Mutex([Result<ImageFeatures, VisionError>?](repeating: nil, count: photos.count))
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: photos.count, by: workers) {
                 let outcome = Result { () throws(VisionError) in
-                    try features(ofPhotoAt: photos[index].path, configuration: configuration)
+                    try features(ofPhotoAt: photos[index].path, configuration: configuration, printer: printer)
                 }
                 results.withLock { $0[index] = outcome }
             }
@@ -74,16 +78,27 @@ public enum ReferenceLoader {
         return references
     }
 
-    /// Decodes the photo at `path` at reduced scale and extracts its features.
+    /// Decodes the photo at `path` at reduced scale and extracts its features (and its feature print,
+    /// with a `printer`).
     ///
-    /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when it cannot be read or decoded.
-    public static func features(ofPhotoAt path: String, configuration: VisionConfiguration = .default) throws(VisionError) -> ImageFeatures {
+    /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when it cannot be read or decoded, or its
+    ///   feature print cannot be computed.
+    public static func features(
+        ofPhotoAt path: String, configuration: VisionConfiguration = .default, printer: (any FeaturePrinting)? = nil
+    ) throws(VisionError) -> ImageFeatures {
+        let image: PixelBuffer
         do {
-            let decoded = try ImageDecoder.decode(
-                contentsOfFile: path, options: DecodingOptions(maxDimension: configuration.maxLongSide))
-            return FeatureExtractor.extract(from: decoded.pixelBuffer, configuration: configuration)
+            image = try ImageDecoder.decode(
+                contentsOfFile: path, options: DecodingOptions(maxDimension: configuration.maxLongSide)).pixelBuffer
         } catch {
             throw .referencePhoto(path: path, reason: error.description)
+        }
+        let features = FeatureExtractor.extract(from: image, configuration: configuration)
+        guard let printer else { return features }
+        do {
+            return features.with(featurePrints: try printer.referencePrints(of: image))
+        } catch {
+            throw .referencePhoto(path: path, reason: "its feature print failed: \(error)")
         }
     }
 }

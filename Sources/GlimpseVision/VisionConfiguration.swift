@@ -58,6 +58,11 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var decisiveScore: Int
     /// When no candidate reaches ``acceptScore``, the mirrored query is matched too.
     public var mirrorCascade: Bool
+    /// With a feature printer: how many references with the nearest feature prints are verified besides
+    /// the keypoint shortlist.
+    public var printShortlistSize: Int
+    /// How a candidate's score and print similarity become its confidence, and so the accept decision.
+    public var decision: MatchDecision
 
     /// Creates a configuration; every parameter defaults to the value of ``default``.
     public init(
@@ -84,8 +89,12 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         ransacScaleRange: ClosedRange<Double> = 0.2...5.0,
         acceptScore: Int = 10,
         decisiveScore: Int = 40,
-        mirrorCascade: Bool = true
+        mirrorCascade: Bool = true,
+        printShortlistSize: Int = 2,
+        decision: MatchDecision = .default
     ) {
+        self.printShortlistSize = printShortlistSize
+        self.decision = decision
         self.maxLongSide = maxLongSide
         self.queryMaxLongSide = queryMaxLongSide
         self.minLongSide = minLongSide
@@ -150,6 +159,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
                   "ransacThresholdFraction must be in (0, 0.2), got \(ransacThresholdFraction)")
         try check(ransacScaleRange.lowerBound > 0, "ransacScaleRange must be positive, got \(ransacScaleRange)")
         try check(acceptScore >= 1, "acceptScore must be at least 1, got \(acceptScore)")
+        try check(printShortlistSize >= 0, "printShortlistSize must be at least 0, got \(printShortlistSize)")
     }
 }
 

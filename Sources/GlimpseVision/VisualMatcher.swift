@@ -1,15 +1,20 @@
+import GlimpseFeaturePrint
 import Foundation
 import GlimpseImage
 
 /// Finds which reference photo a query image shows, or that it shows none.
 ///
 /// Built once from the features of every reference; immutable afterwards, so one matcher can
-/// serve concurrent queries from many tasks. A query runs three stages: feature extraction,
+/// serve concurrent queries from many tasks. A query runs these stages: feature extraction,
 /// a shortlist of ``VisionConfiguration/shortlistSize`` references by nearest-neighbour voting
 /// through an ``LSHIndex`` over all reference descriptors, and geometric verification (ratio-test
-/// matching and similarity RANSAC) of the shortlisted references. The best verified candidate is
-/// accepted when its score reaches ``VisionConfiguration/acceptScore``; otherwise, with the mirror
-/// cascade on, the mirror image of the query is tried too.
+/// matching and similarity RANSAC) of the shortlisted references. When no candidate is decisive
+/// (``VisionConfiguration/decisiveScore``) and the matcher has a feature printer, the query's feature
+/// print is computed and the references with the nearest prints
+/// (``VisionConfiguration/printShortlistSize``) are verified too. Every candidate gets a confidence
+/// from its verified score and its print similarity (``MatchDecision``); the best is accepted when
+/// its confidence reaches ``MatchDecision/acceptLine``. Otherwise, with the mirror cascade on, the
+/// mirror image of the query is tried too.
 public final class VisualMatcher: Sendable {
     /// The configuration the matcher and its references use.
     public let configuration: VisionConfiguration
@@ -27,12 +32,47 @@ public final class VisualMatcher: Sendable {
     let owners: [UInt32]
     /// The shortlist index over `words`.
     public let lsh: LSHIndex
+    /// Computes query feature prints; `nil` when the matcher runs on keypoints alone.
+    public let printer: (any FeaturePrinting)?
+    /// The references' feature prints (several views each), `printDimension` values each; empty without a printer.
+    let prints: [Float]
+    /// The reference each row of `prints` belongs to.
+    let printOwners: [Int32]
+    /// Values per feature print (0 without a printer).
+    public let printDimension: Int
+    /// The number of reference feature prints held (one per view of each reference).
+    public var printCount: Int { printOwners.count }
+    /// The position of each reference id in ``referenceIDs``.
+    let referenceIndex: [String: Int]
 
     /// Builds a matcher over `references` (identifiers should be unique; features must have been
     /// extracted with the same extraction settings as `configuration`).
-    public init(references: [(id: String, features: ImageFeatures)], configuration: VisionConfiguration = .default) {
+    ///
+    /// With a `printer`, every reference should carry a feature print made by it (see
+    /// ``ReferenceLoader``); a reference without one, or with one of another length, is never
+    /// shortlisted by print and counts as dissimilar.
+    public init(
+        references: [(id: String, features: ImageFeatures)], configuration: VisionConfiguration = .default,
+        printer: (any FeaturePrinting)? = nil
+    ) {
         self.configuration = configuration
+        self.printer = printer
+        let dimension = printer?.featurePrintDimension ?? 0
+        printDimension = dimension
+        var prints: [Float] = []
+        var printOwners: [Int32] = []
+        if dimension > 0 {
+            for (r, ref) in references.enumerated() {
+                for print in ref.features.featurePrints where print.dimension == dimension {
+                    prints.append(contentsOf: print.values)
+                    printOwners.append(Int32(r))
+                }
+            }
+        }
+        self.prints = prints
+        self.printOwners = printOwners
         referenceIDs = references.map(\.id)
+        referenceIndex = Dictionary(references.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         referenceLongSides = references.map { Double(max($0.features.width, $0.features.height)) }
         var starts = [0]
         var words: [UInt64] = []
@@ -65,13 +105,14 @@ public final class VisualMatcher: Sendable {
     /// Key bits per LSH table chosen for this index size.
     public var lshBits: Int { lsh.bits }
 
-    /// Matches a decoded image (any size; it is resampled for extraction), with the mirror cascade.
+    /// Matches a decoded image (any size; it is resampled for extraction), with the mirror cascade
+    /// and, when the matcher has a printer and keypoints alone are not decisive, the feature print.
     ///
     /// - Parameter limit: the most candidates to return.
     public func match(_ image: PixelBuffer, limit: Int = 5) -> MatchReport {
         let start = StageInstant.now()
         let prepared = FeatureExtractor.prepare(image, configuration: configuration, query: true)
-        return match(prepared: prepared, limit: limit, preparedSince: start)
+        return match(prepared: prepared, limit: limit, preparedSince: start, image: image)
     }
 
     /// Matches an image already at extraction size (see ``FeatureExtractor/prepare(_:configuration:query:)``),
@@ -80,27 +121,46 @@ public final class VisualMatcher: Sendable {
         match(prepared: prepared, limit: limit, preparedSince: .now())
     }
 
-    func match(prepared: GrayImage, limit: Int, preparedSince start: StageInstant) -> MatchReport {
+    func match(prepared: GrayImage, limit: Int, preparedSince start: StageInstant, image: PixelBuffer? = nil) -> MatchReport {
         var timings = StageTimings()
         let features = FeatureExtractor.extract(fromPrepared: prepared, configuration: configuration)
         timings.addFeatures(since: start)
         var found = run(features, mirrored: false, timings: &timings)
+        var similarity: PrintComparison?
+        var queryPrint: FeaturePrint?
+        if let image, printer != nil, (found.first?.score ?? 0) < Double(configuration.decisiveScore),
+           let printed = printSimilarities(of: image, timings: &timings) {
+            queryPrint = printed.print
+            similarity = printed.similarity
+            if let similarity {
+                let t = StageInstant.now()
+                found = verifyExtra(features, nearestByPrint(similarity, excluding: found), into: found, mirrored: false)
+                timings.addVerification(since: t)
+            }
+        }
         var usedMirror = false
-        if configuration.mirrorCascade, (found.first?.score ?? 0) < Double(configuration.acceptScore) {
+        if configuration.mirrorCascade, !accepts(best(found, similarity: similarity), similarity: similarity) {
             usedMirror = true
             let t = StageInstant.now()
             let mirrored = FeatureExtractor.extract(fromPrepared: prepared.mirrored(), configuration: configuration)
             timings.addFeatures(since: t)
-            found = merge(found, run(mirrored, mirrored: true, timings: &timings))
+            var flipped = run(mirrored, mirrored: true, timings: &timings)
+            if let similarity {
+                let v = StageInstant.now()
+                flipped = verifyExtra(mirrored, nearestByPrint(similarity, excluding: flipped), into: flipped, mirrored: true)
+                timings.addVerification(since: v)
+            }
+            found = merge(found, flipped)
         }
-        return report(found, limit: limit, timings: timings, keypoints: features.count, usedMirror: usedMirror)
+        return report(found, similarity: similarity, limit: limit, timings: timings, keypoints: features.count,
+                      usedMirror: usedMirror, featurePrint: queryPrint)
     }
 
     /// Matches precomputed query features in their given orientation only (no mirror cascade).
     public func match(features: ImageFeatures, limit: Int = 5) -> MatchReport {
         var timings = StageTimings()
         let found = run(features, mirrored: false, timings: &timings)
-        return report(found, limit: limit, timings: timings, keypoints: features.count, usedMirror: false)
+        return report(found, similarity: nil, limit: limit, timings: timings, keypoints: features.count, usedMirror: false)
     }
 
     // MARK: - Stages
@@ -188,7 +248,44 @@ public final class VisualMatcher: Sendable {
         return (result.inliers.count, distinct)
     }
 
-    // MARK: - Assembly
+    // MARK: - Feature print
+
+    /// The cosine similarity of `image`'s feature print to every reference's, in reference order, or
+    /// `nil` when the print cannot be computed (the query then runs on keypoints alone).
+    func printSimilarities(of image: PixelBuffer, timings: inout StageTimings) -> (print: FeaturePrint, similarity: PrintComparison)? {
+        guard let printer, printDimension > 0 else { return nil }
+        let t = StageInstant.now()
+        defer { timings.addFeaturePrint(since: t) }
+        guard let query = try? printer.featurePrint(of: image), query.dimension == printDimension else { return nil }
+        let rows = PrintSimilarity.cosines(query.values, against: prints, dimension: printDimension)
+        return (query, PrintComparison(PrintSimilarity.best(rows, owners: printOwners, count: referenceCount)))
+    }
+
+    /// The ``VisionConfiguration/printShortlistSize`` references most similar by print that were not
+    /// verified already, most similar first.
+    func nearestByPrint(_ similarity: PrintComparison, excluding found: [MatchCandidate]) -> [Int] {
+        let seen = Set(found.filter(\.verified).map(\.referenceID))
+        let order = PrintSimilarity.top(similarity.values, count: configuration.printShortlistSize + seen.count)
+        return Array(order.filter { !seen.contains(referenceIDs[$0]) }.prefix(configuration.printShortlistSize))
+    }
+
+    /// `found` with verified candidates for `references` in place of any unverified entries of the same
+    /// references.
+    func verifyExtra(_ features: ImageFeatures, _ references: [Int], into found: [MatchCandidate], mirrored: Bool) -> [MatchCandidate] {
+        guard !references.isEmpty else { return found }
+        let added = Set(references.map { referenceIDs[$0] })
+        var out = found.filter { !added.contains($0.referenceID) }
+        for ref in references {
+            let v = verify(features, reference: ref)
+            let votes = found.first { $0.referenceID == referenceIDs[ref] }?.votes ?? 0
+            out.append(MatchCandidate(
+                referenceID: referenceIDs[ref], votes: votes, verified: true, inliers: v.inliers,
+                score: Double(v.score), mirrored: mirrored))
+        }
+        return sortCandidates(out)
+    }
+
+    // MARK: - Decision and assembly
 
     func sortCandidates(_ list: [MatchCandidate]) -> [MatchCandidate] {
         list.sorted { l, r in
@@ -212,11 +309,58 @@ public final class VisualMatcher: Sendable {
         return sortCandidates(Array(best.values))
     }
 
-    func report(_ found: [MatchCandidate], limit: Int, timings: StageTimings, keypoints: Int, usedMirror: Bool) -> MatchReport {
-        let top = Array(found.prefix(max(0, limit)))
-        let accepted = found.first.flatMap { $0.verified && $0.score >= Double(configuration.acceptScore) ? $0 : nil }
+    /// The print similarity of the reference named `id`, and that of the most similar other reference,
+    /// when prints were compared.
+    func similarity(of id: String, in similarity: PrintComparison?) -> (similarity: Double, rival: Double)? {
+        guard let similarity, let index = referenceIndex[id], index < similarity.values.count else { return nil }
+        return (Double(similarity.values[index]), Double(similarity.rival(of: index)))
+    }
+
+    /// The candidate with the highest confidence.
+    func best(_ found: [MatchCandidate], similarity: PrintComparison?) -> MatchCandidate? {
+        found.max { confidence($0, similarity: similarity) < confidence($1, similarity: similarity) }
+    }
+
+    /// Whether `candidate` is accepted as the place shown.
+    func accepts(_ candidate: MatchCandidate?, similarity: PrintComparison?) -> Bool {
+        guard let candidate, candidate.verified else { return false }
+        return confidence(candidate, similarity: similarity) >= MatchDecision.acceptLine
+    }
+
+    func confidence(_ candidate: MatchCandidate, similarity: PrintComparison?) -> Double {
+        let printed = self.similarity(of: candidate.referenceID, in: similarity)
+        return configuration.decision.confidence(
+            score: candidate.verified ? candidate.score : 0, similarity: printed?.similarity, rival: printed?.rival ?? 0,
+            acceptScore: configuration.acceptScore)
+    }
+
+    func report(
+        _ found: [MatchCandidate], similarity: PrintComparison?, limit: Int, timings: StageTimings, keypoints: Int,
+        usedMirror: Bool, featurePrint: FeaturePrint? = nil
+    ) -> MatchReport {
+        var ranked = found
+        if let similarity {
+            // References close by print that were never verified still rank, by print alone.
+            let present = Set(found.map(\.referenceID))
+            for ref in PrintSimilarity.top(similarity.values, count: max(0, limit)) where !present.contains(referenceIDs[ref]) {
+                ranked.append(MatchCandidate(
+                    referenceID: referenceIDs[ref], votes: 0, verified: false, inliers: 0, score: 0, mirrored: false))
+            }
+        }
+        let scored = ranked.map { candidate in
+            candidate.with(similarity: self.similarity(of: candidate.referenceID, in: similarity)?.similarity,
+                           confidence: confidence(candidate, similarity: similarity))
+        }
+        .sorted { l, r in
+            if l.confidence != r.confidence { return l.confidence > r.confidence }
+            if l.verified != r.verified { return l.verified }
+            if l.score != r.score { return l.score > r.score }
+            return l.votes > r.votes
+        }
+        let top = Array(scored.prefix(max(0, limit)))
+        let accepted = scored.first.flatMap { $0.verified && $0.confidence >= MatchDecision.acceptLine ? $0 : nil }
         return MatchReport(
-            candidates: top, accepted: accepted, timings: timings, queryKeypoints: keypoints, usedMirror: usedMirror)
+            candidates: top, accepted: accepted, timings: timings, queryKeypoints: keypoints, usedMirror: usedMirror,
+            featurePrint: featurePrint)
     }
 }
-

@@ -15,9 +15,13 @@ struct CatalogMatcherOptions: ParsableArguments {
         """)
     var labelModel: String?
 
+    @OptionGroup var featurePrint: FeaturePrintOptions
+
     /// The matcher over the catalog, with the label model when one is found.
     func load() async throws(CatalogMatcherError) -> CatalogMatcher {
         try await CatalogMatcher.load(catalogDirectory: catalog, labelModel: labelModel,
-                                      featureCache: featureCache.prepare(catalogDirectory: catalog))
+                                      featureCache: featureCache.prepare(catalogDirectory: catalog),
+                                      featurePrintModel: featurePrint.featurePrintModel,
+                                      featurePrint: !featurePrint.noFeaturePrint)
     }
 }

@@ -48,6 +48,27 @@ struct EvalCommand: ParsableCommand {
     @Option(name: .customLong("accept-score"), help: ArgumentHelp("Override the decision threshold.", visibility: .hidden))
     var acceptScore: Int?
 
+    @OptionGroup var featurePrint: FeaturePrintOptions
+
+    @Option(name: .customLong("decisive-score"), help: ArgumentHelp(
+        "Override the score above which the feature print is skipped (a large value always computes it).",
+        visibility: .hidden))
+    var decisiveScore: Int?
+
+    @Option(name: .customLong("print-shortlist"), help: ArgumentHelp(
+        "Override how many references nearest by feature print are verified besides the keypoint shortlist.",
+        visibility: .hidden))
+    var printShortlist: Int?
+
+    @Option(name: .customLong("decision"), help: ArgumentHelp(
+        "Override the accept model as INTERCEPT,SCOREWEIGHT,SIMILARITYWEIGHT,MARGINWEIGHT,RIVALFLOOR (see MatchDecision).", visibility: .hidden))
+    var decision: String?
+
+    @Option(name: .customLong("dump-candidates"), help: ArgumentHelp(
+        "Write one JSON line per query with every candidate's score, print similarity and confidence (for calibration).",
+        visibility: .hidden))
+    var dumpCandidates: String?
+
     func validate() throws {
         if let leaveOut, leaveOut < 2 { throw ValidationError("--leave-out must be at least 2, got \(leaveOut)") }
         if syntheticReferences < 0 { throw ValidationError("--synthetic-references must be at least 0") }
@@ -56,10 +77,19 @@ struct EvalCommand: ParsableCommand {
     func run() throws {
         var config = VisionConfiguration.default
         if let acceptScore { config.acceptScore = acceptScore }
+        if let decisiveScore { config.decisiveScore = decisiveScore }
+        if let printShortlist { config.printShortlistSize = printShortlist }
+        if let decision {
+            let parts = decision.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }
+            config.decision = MatchDecision(intercept: parts[0], scoreWeight: parts[1], similarityWeight: parts[2],
+                                            marginWeight: parts[3], rivalFloor: parts[4])
+        }
         try config.validate()
+        let printer = try featurePrint.loadPrinter(catalogDirectory: catalog)
         let loaded = try Catalog.load(directory: catalog)
         let entries = try QueryManifest.load(path: queries)
-        let labeler = try entries.contains { !$0.labels.isEmpty } ? LabelPredictor(model: LabelModelLocation.load(labelModel)) : nil
+        let labeler = try entries.contains { !$0.labels.isEmpty } ? LabelPredictor(model: LabelModel.load(from: LabelModelLocation.path(labelModel), featurePrinter: printer)) : nil
         var labelMetrics = LabelMetrics()
         var photos: [ReferencePhoto] = []
         for (n, place) in loaded.places.enumerated() {
@@ -67,11 +97,14 @@ struct EvalCommand: ParsableCommand {
             photos.append(ReferencePhoto(id: place.id, path: place.photoPath))
         }
         let indexStart = StageInstant.now()
-        let references = try ReferenceLoader.load(photos: photos, configuration: config, cachePath: cache)
+        let references = try ReferenceLoader.load(
+            photos: photos, configuration: config, cachePath: cache, threads: ProcessInfo.processInfo.activeProcessorCount,
+            printer: printer)
         if let problem = references.cacheProblem { FileHandle.standardError.write(Data("note: \(problem)\n".utf8)) }
         var all = references.references
         all += SyntheticReferences.make(from: all, count: syntheticReferences)
-        let matcher = VisualMatcher(references: all, configuration: config)
+        let matcher = VisualMatcher(references: all, configuration: config, printer: printer)
+        var dump: [String] = []
         let indexMs = indexStart.elapsed(to: .now()).wallMs
         let indexed = Set(photos.map(\.id))
 
@@ -90,18 +123,26 @@ struct EvalCommand: ParsableCommand {
                 continue
             }
             let decode = start.elapsed(to: .now())
-            let report = matcher.match(buffer, limit: 5)
+            let report = matcher.match(buffer, limit: dumpCandidates == nil ? 5 : 24)
             if let labeler, !entry.labels.isEmpty {
                 labelMetrics.add(predicted: labeler.labels(for: buffer).map(\.label), truth: entry.labels)
             }
             let t = report.timings
+            var stageMs = ["decode": decode.wallMs, "features": t.featuresMs, "shortlist": t.shortlistMs,
+                           "verification": t.verificationMs, "total": decode.wallMs + t.totalMs]
+            var stageCPUMs = ["decode": decode.cpuMs, "features": t.featuresCPUMs, "shortlist": t.shortlistCPUMs,
+                              "verification": t.verificationCPUMs, "total": decode.cpuMs + t.totalCPUMs]
+            if printer != nil {
+                stageMs["featureprint"] = t.featurePrintMs
+                stageCPUMs["featureprint"] = t.featurePrintCPUMs
+            }
             accumulator.add(QueryOutcome(
-                expected: expected, accepted: report.accepted?.referenceID, ranked: report.candidates.map(\.referenceID),
-                stageMs: ["decode": decode.wallMs, "features": t.featuresMs, "shortlist": t.shortlistMs,
-                          "verification": t.verificationMs, "total": decode.wallMs + t.totalMs],
-                stageCPUMs: ["decode": decode.cpuMs, "features": t.featuresCPUMs, "shortlist": t.shortlistCPUMs,
-                             "verification": t.verificationCPUMs, "total": decode.cpuMs + t.totalCPUMs],
-                ops: entry.ops))
+                expected: expected, accepted: report.accepted?.referenceID, ranked: report.candidates.prefix(5).map(\.referenceID),
+                stageMs: stageMs, stageCPUMs: stageCPUMs, ops: entry.ops))
+            if dumpCandidates != nil { dump.append(CandidateDump.line(entry: entry, expected: expected, report: report)) }
+        }
+        if let dumpCandidates {
+            try Data((dump.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dumpCandidates))
         }
         let summary = accumulator.summary()
         let context = EvalContext(
@@ -144,7 +185,7 @@ struct EvalContext: Encodable {
 
 /// Formatting of `glimpse eval` results.
 enum EvalOutput {
-    static let stages = ["decode", "features", "shortlist", "verification", "total"]
+    static let stages = ["decode", "features", "shortlist", "verification", "featureprint", "total"]
 
     /// The summary and its context merged into one JSON object (sorted keys).
     static func json(_ summary: EvaluationSummary, _ context: EvalContext) throws -> String {
@@ -188,5 +229,24 @@ enum EvalOutput {
 extension String {
     fileprivate func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+/// One JSON line per evaluation query with every candidate's evidence, for calibrating ``MatchDecision``.
+enum CandidateDump {
+    static func line(entry: ManifestEntry, expected: String?, report: MatchReport) -> String {
+        let candidates: [[String: Any]] = report.candidates.map { c in
+            var o: [String: Any] = ["id": c.referenceID, "verified": c.verified, "score": c.score,
+                                    "inliers": c.inliers, "votes": c.votes, "confidence": c.confidence,
+                                    "mirrored": c.mirrored]
+            if let similarity = c.similarity { o["similarity"] = similarity }
+            return o
+        }
+        let object: [String: Any] = [
+            "query": entry.path, "expected": expected ?? NSNull(), "accepted": report.accepted?.referenceID ?? NSNull(),
+            "candidates": candidates,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
     }
 }

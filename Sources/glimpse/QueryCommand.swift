@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GlimpseCatalog
+import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
@@ -39,6 +40,8 @@ struct QueryCommand: AsyncParsableCommand {
     var catalog = "Images"
 
     @OptionGroup var featureCache: FeatureCacheOptions
+
+    @OptionGroup var featurePrint: FeaturePrintOptions
 
     @Option(name: .customLong("labels"), help: "Comma-separated labels describing the picture, such as 'tower,sky'.")
     var labels: String?
@@ -91,12 +94,14 @@ struct QueryCommand: AsyncParsableCommand {
         }
         // The matcher and the label model are built once and serve every file.
         let matcher: VisualMatcher
+        let printer = try featurePrint.loadPrinter(catalogDirectory: catalog)
         do {
-            matcher = try await loaded.makeVisualMatcher(featureCache: featureCache.prepare(catalogDirectory: catalog))
+            matcher = try await loaded.makeVisualMatcher(
+                featureCache: featureCache.prepare(catalogDirectory: catalog), printer: printer)
         } catch {
             throw IntentsCommandError(error.description)
         }
-        let labeler = given.isEmpty ? try Self.labelPredictor(labelModel, catalogDirectory: catalog) : nil
+        let labeler = given.isEmpty ? try Self.labelPredictor(labelModel, catalogDirectory: catalog, printer: printer) : nil
         let query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
         var failures = 0
         for file in files {
@@ -148,10 +153,12 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     /// The label model, when a file is given or found; `nil` when there is none.
-    static func labelPredictor(_ explicit: String?, catalogDirectory: String) throws -> LabelPredictor? {
+    static func labelPredictor(
+        _ explicit: String?, catalogDirectory: String, printer: FeaturePrinterPool?
+    ) throws -> LabelPredictor? {
         let path = explicit ?? LabelModel.defaultPath(catalogDirectory: catalogDirectory)
         guard explicit != nil || FileManager.default.fileExists(atPath: path) else { return nil }
-        do { return LabelPredictor(model: try LabelModel.load(from: path)) } catch {
+        do { return LabelPredictor(model: try LabelModel.load(from: path, featurePrinter: printer)) } catch {
             throw IntentsCommandError("label model \(path): \(error)")
         }
     }

@@ -26,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var featureCache: FeatureCacheOptions
 
+    @OptionGroup var featurePrint: FeaturePrintOptions
+
     @Option(help: """
         The label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog \
         folder, else in the current directory).
@@ -101,7 +103,8 @@ struct ServeCommand: AsyncParsableCommand {
             try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
             let start = ContinuousClock.now
             let service = try await CatalogSearchService.load(
-                catalogDirectory: catalog, modelPath: model, featureCache: featureCache.prepare(catalogDirectory: catalog))
+                catalogDirectory: catalog, modelPath: model, featureCache: featureCache.prepare(catalogDirectory: catalog),
+                featurePrintModel: featurePrint.featurePrintModel, featurePrint: !featurePrint.noFeaturePrint)
             logger.info(
                 "catalog loaded",
                 metadata: [

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseFeaturePrint
 import Testing
 @testable import GlimpseVision
 
@@ -94,10 +95,49 @@ import Testing
 
     @Test func fileLayoutAndChecksumAreUnchanged() {
         let bytes = FeatureCache.encode(Self.madeUp, key: 0xABCDEF, configuration: .default)
-        // Measured before the cache wrote through GlimpseFiles: the same layout and FNV-1a 64 trailer.
-        #expect(bytes.count == 1842)
-        #expect(SeededStreamTests.fingerprint(bytes.map { UInt64($0) }) == 0xac14_3f60_a34b_c91a)
-        #expect(Array(bytes.suffix(8)) == [189, 115, 73, 97, 122, 153, 85, 255])
+        // Format version 2: version 1's layout (1842 bytes here) plus an empty feature-print identity
+        // (4 bytes) and, per reference, a print count and width of 0 (8 bytes each); FNV-1a 64 trailer.
+        #expect(bytes.count == 1842 + 4 + 2 * 8)
+        #expect(SeededStreamTests.fingerprint(bytes.map { UInt64($0) }) == 0xc33b_df41_ee4a_0a46)
+        #expect(Array(bytes.suffix(8)) == [178, 196, 127, 214, 51, 19, 151, 120])
+    }
+
+    /// Made-up prints of two views for reference "one" and none for "two" are not a valid set: every
+    /// reference carries prints when a printer made the cache.
+    static func madeUpPrints() -> [(id: String, features: ImageFeatures)] {
+        let prints = (0..<2).map { view in FeaturePrint(normalizing: (0..<16).map { Float(($0 * 7 + view) % 5) + 0.5 }) }
+        return Self.madeUp.map { ($0.id, $0.features.with(featurePrints: prints)) }
+    }
+
+    @Test func featurePrintsRoundTripAndNameTheirPrinter() throws {
+        let config = VisionConfiguration.default
+        let withPrints = Self.madeUpPrints()
+        let bytes = FeatureCache.encode(withPrints, key: 7, configuration: config, printIdentity: "net-a")
+        let back = try FeatureCache.decode(bytes, expectedKey: 7, configuration: config, printIdentity: "net-a")
+        #expect(back.map(\.features.featurePrints.count) == [2, 2])
+        for (a, b) in zip(back, withPrints) {
+            for (p, q) in zip(a.features.featurePrints, b.features.featurePrints) {
+                #expect(zip(p.values, q.values).allSatisfy { abs($0 - $1) < 1e-6 })
+            }
+        }
+        // Another network, or none, makes the file stale rather than comparable.
+        #expect(throws: VisionError.self) {
+            try FeatureCache.decode(bytes, expectedKey: 7, configuration: config, printIdentity: "net-b")
+        }
+        do {
+            _ = try FeatureCache.decode(bytes, expectedKey: 7, configuration: config)
+            Issue.record("a cache with prints was read as one without")
+        } catch {
+            guard case .cacheStale = error else { Issue.record("expected a stale cache, got \(error)"); return }
+        }
+        // A file that claims a printer but lacks prints for a reference is damaged.
+        let missing = FeatureCache.encode(Self.madeUp, key: 7, configuration: config, printIdentity: "net-a")
+        do {
+            _ = try FeatureCache.decode(missing, expectedKey: 7, configuration: config, printIdentity: "net-a")
+            Issue.record("a cache without prints was accepted for a printer")
+        } catch {
+            guard case .cacheCorrupt = error else { Issue.record("expected a corrupt cache, got \(error)"); return }
+        }
     }
 
     @Test func concurrentWritersLeaveOneValidCache() async throws {

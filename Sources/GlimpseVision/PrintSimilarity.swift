@@ -1,0 +1,89 @@
+/// Comparisons of one feature print with many: the cosine similarities, and the most similar.
+enum PrintSimilarity {
+    /// The dot product of `query` with each `dimension`-long row of `rows` (for L2-normalised prints,
+    /// the cosine similarity), in row order.
+    static func cosines(_ query: [Float], against rows: [Float], dimension: Int) -> [Float] {
+        guard dimension > 0, query.count == dimension else { return [] }
+        let count = rows.count / dimension
+        var out = [Float](repeating: 0, count: count)
+        query.withUnsafeBufferPointer { q in
+            rows.withUnsafeBufferPointer { r in
+                for row in 0..<count {
+                    let base = row * dimension
+                    var acc = SIMD8<Float>()
+                    var i = 0
+                    while i + 8 <= dimension {
+                        let a = SIMD8<Float>(q[i..<(i + 8)])
+                        let b = SIMD8<Float>(r[(base + i)..<(base + i + 8)])
+                        acc += a * b
+                        i += 8
+                    }
+                    var sum = acc.sum()
+                    while i < dimension {
+                        sum += q[i] * r[base + i]
+                        i += 1
+                    }
+                    out[row] = sum
+                }
+            }
+        }
+        return out
+    }
+
+    /// Per owner `0..<count`, the largest of `rows` among the rows it owns (0 for an owner with none).
+    static func best(_ rows: [Float], owners: [Int32], count: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: count)
+        for (row, owner) in zip(rows, owners) where Int(owner) < count { out[Int(owner)] = max(out[Int(owner)], row) }
+        return out
+    }
+
+    /// The indices of the `count` largest values of `values`, largest first (ties: lower index first).
+    static func top(_ values: [Float], count: Int) -> [Int] {
+        let k = min(max(0, count), values.count)
+        guard k > 0 else { return [] }
+        var best: [(index: Int, value: Float)] = []
+        best.reserveCapacity(k + 1)
+        for (index, value) in values.enumerated() {
+            if best.count == k, let last = best.last, value <= last.value { continue }
+            var pos = best.count
+            while pos > 0 && best[pos - 1].value < value { pos -= 1 }
+            best.insert((index, value), at: pos)
+            if best.count > k { best.removeLast() }
+        }
+        return best.map(\.index)
+    }
+}
+
+/// A query print's similarity to every reference, with the two best values, so that the margin of any
+/// reference over its closest rival is found without another pass.
+struct PrintComparison {
+    /// The similarity to each reference, in reference order.
+    let values: [Float]
+    /// The reference with the highest similarity (-1 when there are none).
+    let bestIndex: Int
+    /// The highest similarity, and the second highest (0 when missing).
+    let best: Float, second: Float
+
+    init(_ values: [Float]) {
+        self.values = values
+        var bestIndex = -1
+        var best: Float = 0, second: Float = 0
+        for (i, value) in values.enumerated() {
+            if bestIndex < 0 || value > best {
+                second = bestIndex < 0 ? second : best
+                best = value
+                bestIndex = i
+            } else if value > second {
+                second = value
+            }
+        }
+        self.bestIndex = bestIndex
+        self.best = best
+        self.second = second
+    }
+
+    /// The similarity of the most similar reference other than `index`.
+    func rival(of index: Int) -> Float {
+        index == bestIndex ? second : best
+    }
+}

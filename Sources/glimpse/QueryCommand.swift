@@ -14,8 +14,11 @@ struct QueryCommand: AsyncParsableCommand {
         abstract: "Find the catalog places and collections a picture shows.",
         discussion: """
             Matched places come first (by score), then collections that contain them, then collections \
-            that fit the labels. A place's score is the matcher's confidence, s / (s + acceptScore) for \
-            s reproduced reference keypoints: 0.5 is the accept threshold. A collection's score is \
+            that fit the labels. A place's score is the matcher's confidence, 0.5 being the accept line: \
+            s / (s + 10) for s reproduced reference keypoints when they are decisive (s ≥ 40), else a \
+            calibrated logistic model of s, the feature-print similarity of the picture to the place's \
+            photo and its margin over the closest other place (Models/README.md, "Matching with the \
+            feature print"). A collection's score is \
             1 − (1 − m)(1 − f), m being the best match among its places and f its label fit (the \
             share of the labels its places carry, each label weighted by its confidence and by how rare \
             it is in the catalog); collections without a matched place need f ≥ 0.2. Scores are in \

@@ -135,10 +135,11 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         stages[.features] = page.timings["features"]
         stages[.search] = page.timings["shortlist"]
         stages[.verification] = page.timings["verification"]
+        stages[.featurePrint] = page.timings["featureprint"]
         if labeler != nil {
             // Labels run after matching inside the search; what is left of the search time is theirs
             // (plus ranking, which is negligible).
-            let matching = [QueryStage.features, .search, .verification].compactMap { stages[$0] }
+            let matching = [QueryStage.features, .search, .verification, .featurePrint].compactMap { stages[$0] }
                 .reduce(Duration.zero, +)
             stages[.labels] = max(.zero, (end - decoded) - matching)
         }

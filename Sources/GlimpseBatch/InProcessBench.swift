@@ -8,6 +8,9 @@ public enum QueryStage: String, Sendable, Hashable, CaseIterable, Codable {
     case search
     /// Geometric verification of the shortlisted references.
     case verification
+    /// The picture's feature print and its comparison with the references' (when the matcher has the
+    /// network; 0 for a query whose keypoints were decisive).
+    case featurePrint = "featureprint"
     /// Scene labels.
     case labels
     /// The whole query, from bytes to results.

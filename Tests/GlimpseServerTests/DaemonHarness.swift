@@ -78,7 +78,8 @@ struct RunningDaemon {
         limits: ServerLimits = ServerLimits(),
         peerPolicy: PeerPolicy = PeerPolicy(),
         socketName: String = "g.sock",
-        service: (any SearchService)? = nil
+        service: (any SearchService)? = nil,
+        shutdownGracePeriod: Duration = .seconds(10)
     ) async throws -> RunningDaemon {
         let directory = try TemporaryDirectory()
         let chosen: any SearchService
@@ -87,7 +88,8 @@ struct RunningDaemon {
         logger.logLevel = .warning
         let server = try GlimpseServer(
             configuration: GlimpseServerConfiguration(
-                socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy
+                socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy,
+                shutdownGracePeriod: shutdownGracePeriod
             ),
             service: chosen,
             logger: logger

@@ -51,23 +51,51 @@ struct ConnectionTable<ID: Hashable> {
     /// The activity of `id`, if it is open.
     func activity(of id: ID) -> Activity? { entries[id]?.activity }
 
-    /// Whether a new connection may be accepted at `now`.
-    func canAccept(now: NIODeadline) -> Bool {
-        if liveCount < maxConnections { return true }
-        return count < maxConnections + headroom && evictionCandidate(now: now) != nil
+    /// Whether a new connection may be accepted at `now`, and if not, what it waits for.
+    enum Room: Equatable {
+        /// Accept (there is room, or a connection to evict).
+        case accept
+        /// Wait for evicted connections to finish closing.
+        case waitForCloses
+        /// Wait until a connection waiting for a head becomes evictable, at this time (`nil`: until a
+        /// busy connection starts waiting or closes).
+        case waitUntil(NIODeadline?)
     }
+
+    /// Whether a new connection may be accepted at `now`.
+    func room(now: NIODeadline) -> Room {
+        if count >= maxConnections + headroom {
+            // Over the cap with live connections: they are trimmed as they become evictable.
+            return liveCount > maxConnections ? .waitUntil(nextEvictionTime()) : .waitForCloses
+        }
+        if liveCount < maxConnections || evictionCandidate(now: now) != nil { return .accept }
+        return .waitUntil(nextEvictionTime())
+    }
+
+    /// Whether a new connection may be accepted at `now`.
+    func canAccept(now: NIODeadline) -> Bool { room(now: now) == .accept }
 
     /// The earliest time a connection becomes evictable, if any waits for a head.
     func nextEvictionTime() -> NIODeadline? {
         entries.values.filter { !$0.evicted && $0.activity != .busy }.map { $0.since + evictionAge }.min()
     }
 
-    /// Records an accepted connection; returns the connection to close to make room, if one must go.
-    mutating func opened(_ id: ID, now: NIODeadline) -> ID? {
+    /// Records an accepted connection; returns the connections to close to make room (as many as it
+    /// takes to come back to the cap, as far as there are evictable ones).
+    mutating func opened(_ id: ID, now: NIODeadline) -> [ID] {
         entries[id] = Entry(activity: .awaitingFirstHead, since: now)
-        guard liveCount > maxConnections, let victim = evictionCandidate(now: now) else { return nil }
-        entries[victim]?.evicted = true
-        return victim
+        return trim(now: now)
+    }
+
+    /// Evicts connections waiting for a head (those evictable at `now`) while more than the cap are
+    /// live (connections accepted while none could be evicted); returns them.
+    mutating func trim(now: NIODeadline) -> [ID] {
+        var victims: [ID] = []
+        while liveCount > maxConnections, let victim = evictionCandidate(now: now) {
+            entries[victim]?.evicted = true
+            victims.append(victim)
+        }
+        return victims
     }
 
     /// Records what `id` is doing from `now` on.
@@ -119,8 +147,10 @@ final class ConnectionRegistry: Sendable {
     /// Connections open.
     var count: Int { state.withLock { $0.table.count } }
 
-    /// Whether a new connection may be accepted now.
-    func canAccept(now: NIODeadline = .now()) -> Bool { state.withLock { $0.table.canAccept(now: now) } }
+    /// Whether a new connection may be accepted now, and if not, what it waits for.
+    func room(now: NIODeadline = .now()) -> ConnectionTable<ObjectIdentifier>.Room {
+        state.withLock { $0.table.room(now: now) }
+    }
 
     /// The earliest time a waiting connection becomes evictable.
     func nextEvictionTime() -> NIODeadline? { state.withLock { $0.table.nextEvictionTime() } }
@@ -134,12 +164,19 @@ final class ConnectionRegistry: Sendable {
     /// Records an accepted connection, closing one that waits for a head when the cap is passed.
     func opened(_ channel: any Channel, now: NIODeadline = .now()) {
         let id = ObjectIdentifier(channel)
-        let victim = state.withLock { state -> (any Channel)? in
+        let victims = state.withLock { state -> [any Channel] in
             state.channels[id] = channel
-            guard let victim = state.table.opened(id, now: now) else { return nil }
-            return state.channels[victim]
+            return state.table.opened(id, now: now).compactMap { state.channels[$0] }
         }
-        victim?.close(promise: nil)
+        for victim in victims { victim.close(promise: nil) }
+    }
+
+    /// Closes connections accepted beyond the cap as soon as they can be evicted.
+    func trim(now: NIODeadline = .now()) {
+        let victims = state.withLock { state -> [any Channel] in
+            state.table.trim(now: now).compactMap { state.channels[$0] }
+        }
+        for victim in victims { victim.close(promise: nil) }
     }
 
     /// Records what the connection `id` is doing.
@@ -205,32 +242,31 @@ final class ConnectionLimiter: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        guard registry.canAccept() else {
-            waitingForRoom = true
-            scheduleRecheck(context: context)
-            return
-        }
-        waitingForRoom = false
-        context.read()
+        waitingForRoom = true
+        roomMayHaveChanged(context: context)
     }
 
     private func roomMayHaveChanged(context: ChannelHandlerContext) {
         guard waitingForRoom else { return }
-        if registry.canAccept() {
+        registry.trim()
+        switch registry.room() {
+        case .accept:
             waitingForRoom = false
             recheck?.cancel()
             recheck = nil
             context.read()
-        } else {
-            scheduleRecheck(context: context)
+        case .waitForCloses, .waitUntil(nil):
+            break  // a close, or a connection starting to wait, calls back
+        case .waitUntil(let when?):
+            scheduleRecheck(context: context, at: when)
         }
     }
 
     /// Looks again when the next waiting connection becomes evictable (time alone can make room).
-    private func scheduleRecheck(context: ChannelHandlerContext) {
-        guard recheck == nil, let when = registry.nextEvictionTime() else { return }
+    private func scheduleRecheck(context: ChannelHandlerContext, at when: NIODeadline) {
+        guard recheck == nil else { return }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        recheck = context.eventLoop.scheduleTask(deadline: max(when, .now())) {
+        recheck = context.eventLoop.scheduleTask(deadline: when) {
             let (handler, context) = loopBound.value
             handler.recheck = nil
             handler.roomMayHaveChanged(context: context)

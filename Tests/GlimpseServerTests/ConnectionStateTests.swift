@@ -14,10 +14,10 @@ struct ConnectionStateTests {
         var table = ConnectionTable<Int>(maxConnections: 3, evictionAge: .milliseconds(500))
         for id in 0..<3 {
             #expect(table.canAccept(now: t0))
-            #expect(table.opened(id, now: t0) == nil)
+            #expect(table.opened(id, now: t0).isEmpty)
         }
         #expect(!table.canAccept(now: t0), "full, and nobody has waited long enough to be evicted")
-        #expect(table.nextEvictionTime() == t0 + .milliseconds(500))
+        #expect(table.room(now: t0) == .waitUntil(t0 + .milliseconds(500)))
     }
 
     @Test func atTheCapTheConnectionWaitingLongestForAHeadMakesRoom() {
@@ -28,8 +28,8 @@ struct ConnectionStateTests {
         table.set(1, .busy, now: t0 + .milliseconds(300))  // busy connections are never evicted
         let now = t0 + .seconds(1)
         #expect(table.canAccept(now: now))
-        #expect(table.opened(4, now: now) == 2, "the oldest one still waiting for its head")
-        #expect(table.opened(5, now: now) == 3)
+        #expect(table.opened(4, now: now) == [2], "the oldest one still waiting for its head")
+        #expect(table.opened(5, now: now) == [3])
         #expect(table.liveCount == 3)
         #expect(table.count == 5, "evicted connections count until they have closed")
         table.closed(2)
@@ -43,7 +43,26 @@ struct ConnectionStateTests {
         table.set(1, .busy, now: t0)
         table.set(1, .awaitingNextHead, now: t0 + .milliseconds(10))  // served, now idle (older)
         _ = table.opened(2, now: t0 + .milliseconds(100))  // never served (younger)
-        #expect(table.opened(3, now: t0 + .seconds(2)) == 2)
+        #expect(table.opened(3, now: t0 + .seconds(2)) == [2])
+    }
+
+    @Test func connectionsAcceptedBeyondTheCapAreEvictedBackToItOnceTheyCanBe() {
+        var table = ConnectionTable<Int>(maxConnections: 2, evictionAge: .milliseconds(500), headroom: 2)
+        _ = table.opened(1, now: t0)
+        _ = table.opened(2, now: t0)
+        #expect(table.opened(3, now: t0 + .milliseconds(100)).isEmpty, "nobody old enough yet: over the cap")
+        #expect(Set(table.opened(4, now: t0 + .seconds(1))) == [1, 2], "back to the cap in one go")
+        #expect(table.room(now: t0 + .seconds(1)) == .waitForCloses, "cap plus headroom reached")
+        table.set(3, .busy, now: t0 + .seconds(1))
+        #expect(table.opened(5, now: t0 + .seconds(1)).isEmpty, "nobody evictable: over the cap again")
+        #expect(table.liveCount == 3)
+        #expect(table.room(now: t0 + .seconds(1)) == .waitUntil(t0 + .milliseconds(1_500)),
+                "live ones over the cap wait to be trimmed, not for closes")
+        #expect(table.trim(now: t0 + .milliseconds(1_500)).count == 1)
+        #expect(table.liveCount == 2)
+        table.closed(1)
+        table.closed(2)
+        #expect(table.room(now: t0 + .seconds(2)) == .accept)
     }
 
     @Test func whenEveryConnectionIsBusyNewOnesWait() {
@@ -52,8 +71,7 @@ struct ConnectionStateTests {
         _ = table.opened(2, now: t0)
         table.set(1, .busy, now: t0)
         table.set(2, .busy, now: t0)
-        #expect(!table.canAccept(now: t0 + .seconds(60)))
-        #expect(table.nextEvictionTime() == nil)
+        #expect(table.room(now: t0 + .seconds(60)) == .waitUntil(nil))
         table.set(2, .awaitingNextHead, now: t0 + .seconds(60))
         #expect(!table.canAccept(now: t0 + .seconds(60)))
         #expect(table.canAccept(now: t0 + .milliseconds(60_500)))

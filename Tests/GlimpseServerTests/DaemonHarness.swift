@@ -75,7 +75,9 @@ struct RunningDaemon {
 
     /// Starts a daemon with `limits` and `peerPolicy`, and waits until it accepts connections.
     static func start(
-        limits: ServerLimits = ServerLimits(),
+        // A long head deadline unless a test sets its own: on a loaded machine a client may take
+        // seconds between connecting and writing.
+        limits: ServerLimits = ServerLimits(headerTimeout: .seconds(60)),
         peerPolicy: PeerPolicy = PeerPolicy(),
         socketName: String = "g.sock",
         service: (any SearchService)? = nil,

@@ -9,9 +9,9 @@ import NIOHTTPTypesHTTP1
 /// router, and makes sure every client that is refused sees its answer.
 ///
 /// It sits after HTTP decoding (with a ``RequestFramingHandler`` it places ahead of the decoder) and:
-/// - closes a connection whose request head is not complete within the head deadline: counted from
-///   the accept for the first request, from the first byte for a later one (`408` when part of a head
-///   arrived; silently when nothing did);
+/// - answers `408` and closes when a request head is not complete within the head deadline of its
+///   first byte (a connection that sends nothing is left to the idle timeout, and at the connection
+///   cap to eviction);
 /// - answers `413` and closes the connection when `Content-Length` exceeds the body limit, without
 ///   passing the request on or reading its body; the same when a chunk declares a size past the limit
 ///   (as soon as its size line arrives) or a body without a length grows past it;
@@ -91,12 +91,6 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.context = context
         let framing = RequestFramingHandler(guardHandler: self, maxBodyBytes: limits.maxBodyBytes)
         try? context.pipeline.syncOperations.addHandler(framing, position: .first)
-        if context.channel.isActive { startHeadDeadline(context: context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        if headDeadline == nil, !requestInProgress { startHeadDeadline(context: context) }
-        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -292,14 +286,10 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         headDeadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.headerTimeout)) {
             let (handler, context) = loopBound.value
             handler.headDeadline = nil
-            guard !handler.requestInProgress, !handler.closing else { return }
-            if handler.headBytesSeen {
-                handler.readingBody = true
-                handler.discarding = true
-                handler.reject(context: context, error: .headerTimeout(deadline: handler.limits.headerTimeout))
-            } else {
-                handler.closeNow(context: context)
-            }
+            guard !handler.requestInProgress, !handler.closing, handler.headBytesSeen else { return }
+            handler.readingBody = true
+            handler.discarding = true
+            handler.reject(context: context, error: .headerTimeout(deadline: handler.limits.headerTimeout))
         }
     }
 

@@ -18,11 +18,10 @@ public struct ServerLimits: Sendable, Equatable {
     /// answer) before it is closed. Default 30 s. This is how long a served keep-alive connection may
     /// wait before it starts its next request.
     public var idleTimeout: Duration
-    /// How long a client may take to send a whole request head: from the moment a connection is accepted
-    /// (its first request), or from the first byte of a later request on a kept-alive connection.
-    /// Default 5 s. A head still incomplete then is answered `408` (or, when none of it arrived, the
-    /// connection is closed silently), so clients that send headers a byte at a time cannot hold
-    /// connections.
+    /// How long a client may take to send a whole request head, from its first byte. Default 5 s. A
+    /// head still incomplete then is answered `408` and the connection closed, so clients that send
+    /// headers a byte at a time cannot hold connections. (A connection that sends nothing at all is
+    /// closed by ``idleTimeout``, or sooner to make room at ``maxConnections``.)
     public var headerTimeout: Duration
     /// How long a client may take from the end of its request head to the end of its body.
     /// Default 30 s. A body trickled one byte at a time is answered `408` and closed after this long,

@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds a silent connection stays open (between requests).")
     var idleTimeout: Int = 30
 
-    @Option(help: "Seconds a client may take to send a whole request head (from the accept, or from the first byte of a later request).")
+    @Option(help: "Seconds a client may take to send a whole request head, from its first byte (then 408).")
     var headerTimeout: Int = 5
 
     @Option(help: "Seconds a request body may take to arrive.")

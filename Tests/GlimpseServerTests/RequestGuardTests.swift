@@ -103,24 +103,23 @@ struct RequestGuardTests {
 
     // MARK: - Head deadline
 
-    @Test func aConnectionThatSendsNothingIsClosedSilentlyAtTheHeadDeadline() throws {
+    @Test func aConnectionThatSendsNothingIsLeftToTheIdleTimeout() throws {
         let (channel, _) = try makeChannel()
-        channel.embeddedEventLoop.advanceTime(by: .milliseconds(4_999))
-        #expect(channel.isActive)
-        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
-        #expect(!channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(channel.isActive, "a slow but silent client is not cut off by the head deadline")
         #expect(try response(channel) == nil)
     }
 
     @Test func aHeadTrickledPastTheDeadlineGets408() throws {
         let (channel, recorder) = try makeChannel()
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))  // the deadline starts with the first byte
         for byte in "GET /healthz HTTP/1.1\r\nHost:".utf8 {
             try channel.writeInbound(ByteBuffer(bytes: [byte]))
             channel.embeddedEventLoop.advanceTime(by: .milliseconds(150))
         }
         #expect(channel.isActive, "4.2 s of trickling")
         channel.embeddedEventLoop.advanceTime(by: .milliseconds(800))
-        #expect(!channel.isActive, "the 5 s deadline counts from the accept")
+        #expect(!channel.isActive, "5 s after the first byte")
         let answer = try response(channel)
         #expect(answer?.status == 408)
         #expect(answer.map { errorCode($0.body) } == "request_timeout")

@@ -27,6 +27,8 @@ public enum BatchError: Error, Sendable, Hashable, CustomStringConvertible {
     case outputFailed(path: String, reason: String)
     /// An existing output file could not be read back for `--resume`.
     case resumeFailed(path: String, reason: String)
+    /// Another process (another `glimpse match`) holds the lock on the output file.
+    case outputLocked(path: String)
 
     /// A short stable code for the failure, used in the `error_kind` column of records.
     public var kind: String {
@@ -43,6 +45,7 @@ public enum BatchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .listingFailed: "listing_failed"
         case .outputFailed: "output_failed"
         case .resumeFailed: "resume_failed"
+        case .outputLocked: "output_locked"
         }
     }
 
@@ -73,6 +76,9 @@ public enum BatchError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): cannot write results (\(reason)); check the path and free space"
         case let .resumeFailed(path, reason):
             "\(path): cannot resume from this file (\(reason)); pass a JSON Lines or CSV output of an earlier run"
+        case let .outputLocked(path):
+            "\(path): another glimpse match is writing to this file; wait for it to finish (then --resume) "
+                + "or choose another --output"
         }
     }
 }

@@ -17,20 +17,47 @@ public final class OutputSink {
         OutputSink(path: "-", fd: STDOUT_FILENO, owns: false)
     }
 
-    /// Opens `path` for appending, creating it if needed, after cutting it to `truncatingTo` bytes
-    /// when given (to drop an incomplete record left by an interrupted run).
+    /// Opens `path` for appending, creating it if needed, and takes an exclusive lock on it (`flock`),
+    /// held until the sink is released, so that two runs can never write one output at once. Only once
+    /// the lock is held is the file emptied (`fresh`) or cut to `truncatingTo` bytes (to drop an
+    /// incomplete record left by an interrupted run).
     ///
-    /// - Throws: ``BatchError/outputFailed(path:reason:)``.
+    /// - Throws: ``BatchError/outputLocked(path:)`` when another process holds the lock;
+    ///   ``BatchError/outputFailed(path:reason:)`` otherwise.
     public static func file(_ path: String, truncatingTo length: Int? = nil, fresh: Bool = false) throws(BatchError) -> OutputSink {
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (fresh ? O_TRUNC : 0)
-        let fd = open(path, flags, 0o644)
+        let sink = try locked(path)
+        if fresh { try sink.truncate(to: 0) }
+        if let length { try sink.truncate(to: length) }
+        return sink
+    }
+
+    /// Opens `path` for appending (creating it) and takes its exclusive lock, without changing it.
+    ///
+    /// - Throws: ``BatchError/outputLocked(path:)`` when another process holds the lock;
+    ///   ``BatchError/outputFailed(path:reason:)`` otherwise.
+    public static func locked(_ path: String) throws(BatchError) -> OutputSink {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .outputFailed(path: path, reason: String(cString: strerror(errno))) }
-        if let length, ftruncate(fd, off_t(length)) != 0 {
-            let reason = String(cString: strerror(errno))
+        var status: Int32 = 0
+        repeat {
+            status = flock(fd, LOCK_EX | LOCK_NB)
+        } while status != 0 && errno == EINTR
+        if status != 0 {
+            let code = errno
             close(fd)
-            throw .outputFailed(path: path, reason: reason)
+            if code == EWOULDBLOCK { throw .outputLocked(path: path) }
+            throw .outputFailed(path: path, reason: "cannot lock it: " + String(cString: strerror(code)))
         }
         return OutputSink(path: path, fd: fd, owns: true)
+    }
+
+    /// Cuts the file to `length` bytes (appends then continue from there).
+    ///
+    /// - Throws: ``BatchError/outputFailed(path:reason:)``.
+    public func truncate(to length: Int) throws(BatchError) {
+        guard ftruncate(fd, off_t(length)) == 0 else {
+            throw .outputFailed(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     private init(path: String, fd: Int32, owns: Bool) {
@@ -40,6 +67,7 @@ public final class OutputSink {
     }
 
     deinit {
+        // Closing the descriptor also releases its lock.
         if ownsDescriptor { close(fd) }
     }
 

@@ -65,20 +65,29 @@ public struct ResumeState: Sendable {
             guard fields.count >= 2, let status = MatchRecord.Status(rawValue: fields[1]) else {
                 throw .resumeFailed(path: path, reason: "record ending at byte \(end) is not a Glimpse CSV record")
             }
-            add(fields[0], status)
+            try add(fields[0], status, end: end, path: path)
         case .jsonl:
             guard let line = fields.first, !line.isEmpty else { return }
             guard let record = try? JSONDecoder().decode(MatchRecord.self, from: Data(line.utf8)) else {
                 throw .resumeFailed(path: path, reason: "line ending at byte \(end) is not a Glimpse JSON record")
             }
-            add(record.path, record.status)
+            try add(record.path, record.status, end: end, path: path)
         case .table:
             return
         }
     }
 
-    private mutating func add(_ path: String, _ status: MatchRecord.Status) {
-        if finished.insert(path).inserted { counts[status, default: 0] += 1 }
+    /// Records a finished picture. A second record for the same picture means the file was written by
+    /// two runs at once (or edited): it cannot be trusted, so resuming from it is refused.
+    private mutating func add(_ picture: String, _ status: MatchRecord.Status, end: Int, path: String) throws(BatchError) {
+        guard finished.insert(picture).inserted else {
+            throw .resumeFailed(
+                path: path,
+                reason: "the record ending at byte \(end) repeats \(picture), so two runs wrote this file at once; "
+                    + "start a fresh run without --resume"
+            )
+        }
+        counts[status, default: 0] += 1
     }
 }
 

@@ -84,6 +84,16 @@ extension APIError {
         ).closingConnection()
     }
 
+    /// 413: a chunk of a chunked body declares a size that takes the body past the limit.
+    static func chunkTooLarge(limit: Int, declared: UInt64?) -> APIError {
+        let size = declared.map { "a \($0)-byte chunk" } ?? "a chunk larger than 2^64 - 1 bytes"
+        return APIError(
+            .contentTooLarge,
+            code: "body_too_large",
+            message: "the body declares \(size), which takes it past the \(limit)-byte limit; send a smaller image"
+        ).closingConnection()
+    }
+
     /// 408: the body did not arrive within the request deadline.
     static func requestTimeout(deadline: Duration) -> APIError {
         APIError(
@@ -93,14 +103,65 @@ extension APIError {
         ).closingConnection()
     }
 
-    /// 503: too many queries are running or waiting.
-    static func overloaded(retryAfter: Int) -> APIError {
-        APIError(
+    /// 503: too many queries are running or waiting, or their bodies fill the memory budget.
+    static func overloaded(retryAfter: Int, memory: Bool = false) -> APIError {
+        let why = memory
+            ? "the bodies of the queries in progress fill the daemon's memory budget"
+            : "too many queries are in progress"
+        return APIError(
             .serviceUnavailable,
             code: "overloaded",
-            message: "too many queries are in progress; retry after \(retryAfter) s",
+            message: "\(why); retry after \(retryAfter) s",
             headers: [.retryAfter: String(retryAfter)]
         )
+    }
+
+    /// 503: the daemon is stopping and this request could not run before its shutdown grace ran out.
+    static func shuttingDown(retryAfter: Int) -> APIError {
+        APIError(
+            .serviceUnavailable,
+            code: "shutting_down",
+            message: "the daemon is stopping and could not run this request; retry after \(retryAfter) s "
+                + "(against the daemon that replaces it)",
+            headers: [.retryAfter: String(retryAfter)]
+        ).closingConnection()
+    }
+
+    /// 405: the path exists but does not accept this method; `Allow` lists those it does.
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> APIError {
+        APIError(
+            .methodNotAllowed,
+            code: "method_not_allowed",
+            message: "this route does not accept \(method); use \(allowed.joined(separator: " or ")) (see docs/api.md)",
+            headers: [.allow: allowed.joined(separator: ", ")]
+        )
+    }
+
+    /// 400: the request could not be parsed as HTTP/1.1 (sent by the connection guard, which then closes).
+    static func malformedRequest(_ detail: String) -> APIError {
+        APIError(
+            .badRequest,
+            code: "malformed_request",
+            message: "the request is not valid HTTP/1.1 (\(detail)); send a well-formed request"
+        ).closingConnection()
+    }
+
+    /// 400: the request head is larger than the limit.
+    static func headerTooLarge(limit: Int) -> APIError {
+        APIError(
+            .badRequest,
+            code: "header_too_large",
+            message: "the request head is larger than \(limit) bytes; send fewer or shorter header fields"
+        ).closingConnection()
+    }
+
+    /// 408: the request head did not arrive within the head deadline.
+    static func headerTimeout(deadline: Duration) -> APIError {
+        APIError(
+            .requestTimeout,
+            code: "request_timeout",
+            message: "the request head did not arrive within \(deadline); send the whole head at once"
+        ).closingConnection()
     }
 
     /// 403: the peer's user and group are not allowed.

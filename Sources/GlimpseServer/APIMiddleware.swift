@@ -3,13 +3,16 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// The outermost middleware: checks the peer, turns every error into a JSON response, and records
-/// request metrics.
+/// The outermost middleware: checks the peer, turns every error into a JSON response (a wrong method
+/// on an existing path into `405` with `Allow`; a query cancelled by the end of the shutdown grace into
+/// `503 shutting_down` with `Retry-After`), and records request metrics.
 struct APIMiddleware: RouterMiddleware {
     typealias Context = GlimpseRequestContext
 
     let peerPolicy: PeerPolicy
     let metrics: ServerMetrics
+    let gate: QueryGate
+    let routeTable: RouteTable
     /// At most one overload notice per 10 s; the rest are counted in it (and every one in metrics).
     let overloadLog = LogThrottle(interval: .seconds(10))
 
@@ -33,7 +36,15 @@ struct APIMiddleware: RouterMiddleware {
             }
             response = try await next(request, context)
         } catch {
-            let apiError = Self.apiError(for: error)
+            var apiError = Self.apiError(for: error)
+            if error is CancellationError, gate.isStopping {
+                apiError = .shuttingDown(retryAfter: gate.retryAfterSeconds)
+            } else if apiError.status == .notFound, !(error is APIError) {
+                let allowed = routeTable.allowedMethods(for: request.uri.path)
+                if !allowed.isEmpty, !allowed.contains(request.method.rawValue) {
+                    apiError = .methodNotAllowed(request.method.rawValue, allowed: allowed)
+                }
+            }
             if apiError.code == "overloaded" {
                 let (admitted, suppressed) = overloadLog.admit()
                 if admitted {

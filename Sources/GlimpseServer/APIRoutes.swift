@@ -19,6 +19,9 @@ struct APIRoutes: Sendable {
         router.get("/v1/query/next") { request, context in try await self.nextPage(request, context: context) }
         router.get("/v1/entities") { request, context in try await self.search(request, context: context) }
         router.get("/v1/entities/:type/:id") { request, context in try await self.entity(request, context: context) }
+        router.get("/v1/entities/:type/:id/image") { request, context in
+            try await self.entityImage(request, context: context)
+        }
         router.post("/v1/entities/:type/query") { request, context in
             try await self.propertyQuery(request, context: context)
         }
@@ -46,6 +49,15 @@ struct APIRoutes: Sendable {
         )
     }
 
+    /// Every route as (method, path pattern), in the form the router reports them.
+    static func routeList(service: any SearchService, gate: QueryGate, limits: ServerLimits, metrics: ServerMetrics)
+        -> [(method: String, path: String)]
+    {
+        let probe = Router(context: GlimpseRequestContext.self)
+        APIRoutes(service: service, gate: gate, limits: limits, metrics: metrics).register(on: probe)
+        return probe.routes.map { ($0.method.rawValue, $0.path.description) }
+    }
+
     // MARK: - Visual search
 
     private func query(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
@@ -53,40 +65,60 @@ struct APIRoutes: Sendable {
         try checkImageContentType(request)
         let labels = try labelsParameter(request)
         let limit = try limitParameter(request)
-        let body = try await collectBody(request, upTo: limits.maxBodyBytes)
-        let bodyDone = ContinuousClock.now
-        metrics.recordStage("body", duration: bodyDone - start)
-        guard body.readableBytes > 0 else {
+        let declared = try declaredLength(request)
+        if declared == 0 {
             throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG image")
         }
-        let bytes = Array(buffer: body)
+        // Admitted (or refused with 503) before any of the body is read; the body's declared length (the
+        // body limit when it is chunked) is held in the memory budget until the query is over.
+        let admission = try gate.admit(bytes: declared ?? limits.maxBodyBytes)
+        defer { admission.release() }
+        if request.headers[.expect]?.lowercased() == "100-continue" {
+            RequestGuardHandler.sendContinue(on: context.channel)
+        }
         let options = decodingOptions
         let service = self.service
         let metrics = self.metrics
-        let outcome = try await runQuery(on: context) { cancellation in
-            let decodeStart = ContinuousClock.now
-            let decoded: DecodedImage
-            do throws(ImageDecodingError) {
-                decoded = try ImageDecoder.decode(bytes, options: options)
-            } catch {
-                throw APIError.imageRejected(error)
+        let maxBodyBytes = limits.maxBodyBytes
+        let body = request.body
+        let outcome = try await withClientPresence(on: context) {
+            try await admission.cancellingOnStop {
+                let bytes = try await Self.readBody(body, declared: declared, limit: maxBodyBytes)
+                admission.reduceReservation(to: bytes.count)
+                let bodyDone = ContinuousClock.now
+                metrics.recordStage("body", duration: bodyDone - start)
+                guard !bytes.isEmpty else {
+                    throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG image")
+                }
+                try Self.checkDeclaredJPEGSize(bytes, limits: options.limits)
+                let (page, image, decodeTime, queryTime) = try await admission.run { cancellation in
+                    let decodeStart = ContinuousClock.now
+                    let decoded: DecodedImage
+                    do throws(ImageDecodingError) {
+                        decoded = try ImageDecoder.decode(bytes, options: options)
+                    } catch {
+                        throw APIError.imageRejected(error)
+                    }
+                    let decodeDone = ContinuousClock.now
+                    try cancellation.check()
+                    let page = try await service.search(
+                        image: decoded.pixelBuffer, labels: labels, limit: limit, cancellation: cancellation
+                    )
+                    let queryDone = ContinuousClock.now
+                    metrics.recordStage("decode", duration: decodeDone - decodeStart)
+                    metrics.recordStage("query", duration: queryDone - decodeDone)
+                    let image = ImageInfoJSON(
+                        format: decoded.format.rawValue, width: decoded.pixelBuffer.width,
+                        height: decoded.pixelBuffer.height
+                    )
+                    return (page, image, decodeDone - decodeStart, queryDone - decodeDone)
+                }
+                return (page, image, bodyDone - start, decodeTime, queryTime)
             }
-            let decodeDone = ContinuousClock.now
-            try cancellation.check()
-            let page = try await service.search(
-                image: decoded.pixelBuffer, labels: labels, limit: limit, cancellation: cancellation
-            )
-            let queryDone = ContinuousClock.now
-            metrics.recordStage("decode", duration: decodeDone - decodeStart)
-            metrics.recordStage("query", duration: queryDone - decodeDone)
-            let image = ImageInfoJSON(
-                format: decoded.format.rawValue, width: decoded.pixelBuffer.width, height: decoded.pixelBuffer.height
-            )
-            return (page, image, decodeDone - decodeStart, queryDone - decodeDone)
         }
-        let (page, image, decodeTime, queryTime) = outcome
+        let (page, image, bodyTime, decodeTime, queryTime) = outcome
         let timings = TimingsJSON(
-            bodyMs: (bodyDone - start).milliseconds,
+            bodyMs: bodyTime.milliseconds,
             decodeMs: decodeTime.milliseconds,
             queryMs: queryTime.milliseconds,
             totalMs: (ContinuousClock.now - start).milliseconds
@@ -95,6 +127,53 @@ struct APIRoutes: Sendable {
         let response = try json(QueryResponseJSON(page: page, image: image, timings: timings))
         metrics.recordStage("encode", duration: ContinuousClock.now - encodeStart)
         return response
+    }
+
+    /// The body's declared `Content-Length`, `nil` for a body without one (chunked).
+    private func declaredLength(_ request: Request) throws -> Int? {
+        guard let text = request.headers[.contentLength] else { return nil }
+        guard let length = Int(text), length >= 0 else {
+            throw APIError.badRequest("bad_content_length", "Content-Length is \(text); send the body's size in bytes")
+        }
+        return length
+    }
+
+    /// Reads the whole body into one array, sized once from the declared length (no second copy: the
+    /// decoder reads this array).
+    static func readBody(_ body: RequestBody, declared: Int?, limit: Int) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        // Untouched capacity costs address space, not memory: a chunked body never needs a regrowth copy.
+        bytes.reserveCapacity(min(declared ?? limit, limit))
+        do {
+            for try await chunk in body {
+                guard chunk.readableBytes <= limit - bytes.count else {
+                    throw APIError.bodyTooLarge(limit: limit, declared: nil)
+                }
+                chunk.withUnsafeReadableBytes { bytes.append(contentsOf: $0) }
+            }
+        } catch let error as APIError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw APIError.badRequest("incomplete_body", "the request body ended before its declared length")
+        }
+        if let declared, bytes.count != declared {
+            throw APIError.badRequest("incomplete_body", "the request body ended before its declared length")
+        }
+        return bytes
+    }
+
+    /// Refuses, before decoding, a JPEG whose frame header declares a side larger than the decoder
+    /// accepts (libjpeg itself stops at 65,500 and would call the file corrupt).
+    static func checkDeclaredJPEGSize(_ bytes: [UInt8], limits: DecodingLimits) throws(APIError) {
+        guard let (width, height) = JPEGFrameSize.declared(in: bytes) else { return }
+        if width > limits.maxDimension || height > limits.maxDimension {
+            throw APIError.imageTooLarge(
+                "the JPEG declares \(width)×\(height) pixels; a side may be at most \(limits.maxDimension) pixels: "
+                    + "send a smaller image"
+            )
+        }
     }
 
     private func nextPage(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
@@ -137,6 +216,22 @@ struct APIRoutes: Sendable {
             throw APIError.notFound("no_such_entity", "there is no \(type) with id \(id)")
         }
         return try json(found)
+    }
+
+    private func entityImage(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
+        let type = try context.parameters.require("type")
+        let id = try context.parameters.require("id")
+        let service = self.service
+        let found = try await runQuery(on: context) { _ in try await service.entityImage(type: type, id: id) }
+        guard let found else {
+            throw APIError.notFound("no_such_image", "there is no picture for the \(type) \(id)")
+        }
+        var headers: HTTPFields = [.eTag: found.eTag, .cacheControl: "no-cache"]
+        if let condition = request.headers[.ifNoneMatch], EntityImage.matches(condition, eTag: found.eTag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = found.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: found.bytes)))
     }
 
     private func propertyQuery(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
@@ -182,15 +277,24 @@ struct APIRoutes: Sendable {
         _ work: @escaping @Sendable (QueryCancellation) async throws -> T
     ) async throws -> T {
         let gate = self.gate
+        return try await withClientPresence(on: context) { try await gate.run(work) }
+    }
+
+    /// Runs `operation`, cancelled if the client goes away; updates the in-flight gauge after it.
+    private func withClientPresence<T: Sendable>(
+        on context: GlimpseRequestContext,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let gate = self.gate
         let metrics = self.metrics
-        let operation: @Sendable () async throws -> T = {
+        let tracked: @Sendable () async throws -> T = {
             defer { metrics.setQueriesInFlight(gate.inFlight) }
-            return try await gate.run(work)
+            return try await operation()
         }
         if let presence = await RequestGuardHandler.presence(on: context.channel) {
-            return try await presence.run(operation)
+            return try await presence.run(tracked)
         }
-        return try await operation()
+        return try await tracked()
     }
 
     private var decodingOptions: DecodingOptions {
@@ -241,6 +345,11 @@ struct APIRoutes: Sendable {
 }
 
 extension APIError {
+    /// 413 `image_too_large` with a message.
+    static func imageTooLarge(_ message: String) -> APIError {
+        APIError(.contentTooLarge, code: "image_too_large", message: message)
+    }
+
     /// The client error for an image the decoder refused.
     static func imageRejected(_ error: ImageDecodingError) -> APIError {
         switch error {
@@ -248,8 +357,22 @@ extension APIError {
             return .badRequest("empty_body", error.description)
         case .unsupportedFormat:
             return APIError(.unsupportedMediaType, code: "unsupported_image_format", message: error.description)
-        case .inputTooLarge, .tooLarge, .tooManyScans, .outOfMemory:
-            return APIError(.contentTooLarge, code: "image_too_large", message: error.description)
+        case let .inputTooLarge(byteCount, limit):
+            return .imageTooLarge("the image is \(byteCount) bytes, more than this daemon's \(limit)-byte limit; send a smaller file")
+        case let .tooLarge(width, height, maxPixels, maxDimension):
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            let count = overflow ? "more than \(Int.max)" : "\(pixels)"
+            return .imageTooLarge(
+                "the image declares \(width)×\(height) = \(count) pixels; this daemon accepts at most \(maxPixels) "
+                    + "pixels and \(maxDimension) pixels a side: resize the image first"
+            )
+        case let .tooManyScans(limit):
+            return .imageTooLarge(
+                "the JPEG has more than \(limit) scans, which makes decoding needlessly slow; re-encode it "
+                    + "(baseline or a standard progressive script)"
+            )
+        case .outOfMemory:
+            return .imageTooLarge("decoding the image needs more memory than this daemon allows; send a smaller image")
         case .truncated, .corrupt, .unsupportedContent, .invalidDimensions:
             return APIError(.unprocessableContent, code: "bad_image", message: error.description)
         case .unreadableFile, .invalidOptions:

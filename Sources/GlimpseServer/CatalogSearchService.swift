@@ -123,6 +123,29 @@ public final class CatalogSearchService: SearchService {
         }
     }
 
+    /// The picture of a place or collection, read from the catalog's folder. Pictures larger than
+    /// 64 MiB are not served.
+    public func entityImage(type: String, id: String) async throws -> EntityImage? {
+        let display: DisplayRepresentation?
+        switch try EntityKind(type) {
+        case .place: display = catalog.place(id: id)?.displayRepresentation
+        case .collection: display = catalog.collection(id: id)?.displayRepresentation
+        }
+        switch display?.image?.source {
+        case .data(let bytes)?: return EntityImage(bytes: bytes)
+        case .file(let path)?: return Self.readPicture(path)
+        case .named?, nil: return nil
+        }
+    }
+
+    private static func readPicture(_ path: String) -> EntityImage? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = attributes[.size] as? Int, size <= 64 << 20,
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return EntityImage(bytes: Array(data))
+    }
+
     /// Places and collections whose text matches, best first (places before collections on a tie).
     public func entities(matching text: String, limit: Int) async throws -> [EntityJSON] {
         let places = PlaceQuery.search(text, in: catalog).map { (score: $0.score, entity: Self.json($0.element)) }
@@ -242,7 +265,7 @@ public final class CatalogSearchService: SearchService {
         return EntityJSON(
             type: "place", id: place.id,
             displayRepresentation: DisplayRepresentationJSON(
-                title: display.title, subtitle: display.subtitle, image: imagePath(display)
+                title: display.title, subtitle: display.subtitle, image: imageURLPath(display, type: "place", id: place.id)
             ),
             properties: properties
         )
@@ -254,7 +277,8 @@ public final class CatalogSearchService: SearchService {
         return EntityJSON(
             type: "collection", id: collection.id,
             displayRepresentation: DisplayRepresentationJSON(
-                title: display.title, subtitle: display.subtitle, image: imagePath(display)
+                title: display.title, subtitle: display.subtitle,
+                image: imageURLPath(display, type: "collection", id: collection.id)
             ),
             properties: [
                 "name": .string(collection.name), "summary": .string(collection.summary),
@@ -263,9 +287,16 @@ public final class CatalogSearchService: SearchService {
         )
     }
 
-    private static func imagePath(_ display: DisplayRepresentation) -> String? {
-        if case .file(let path)? = display.image?.source { return path }
-        return nil
+    /// The daemon's URL path of the entity's picture (never a path on the daemon's host), when it has one.
+    private static func imageURLPath(_ display: DisplayRepresentation, type: String, id: String) -> String? {
+        switch display.image?.source {
+        case .file?, .data?: break
+        case .named?, nil: return nil
+        }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#%")
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+        return "/v1/entities/\(type)/\(escaped)/image"
     }
 
     private static func apiError(_ error: VisualSearchError) -> APIError {

@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// The Glimpse daemon: the visual-search API as HTTP/1.1 over a Unix domain socket.
 ///
@@ -41,6 +42,7 @@ public final class GlimpseServer: Service, Sendable {
         self.gate = QueryGate(
             maxRunning: configuration.limits.maxConcurrentQueries,
             maxQueued: configuration.limits.maxQueuedQueries,
+            maxBufferedBytes: configuration.limits.maxBufferedBytes,
             retryAfterSeconds: configuration.limits.retryAfterSeconds
         )
     }
@@ -56,32 +58,47 @@ public final class GlimpseServer: Service, Sendable {
         )
         defer { socket.release() }
         let application = makeApplication(socket: socket)
+        let graceTimer = GraceTimer()
+        defer { graceTimer.cancel() }
         do {
             try await withGracefulShutdownHandler {
                 try await application.run()
-            } onGracefulShutdown: { [logger, gate] in
+            } onGracefulShutdown: { [logger, gate, configuration] in
                 logger.info(
                     "shutting down: no longer accepting connections, finishing in-flight requests",
                     metadata: ["queries_in_flight": "\(gate.inFlight)"]
                 )
+                // When the grace runs out, every query still waiting is answered 503 and running ones
+                // are cancelled, while connections can still carry the answers.
+                graceTimer.start(after: configuration.shutdownGracePeriod) {
+                    let left = gate.inFlight
+                    gate.stop()
+                    if left > 0 {
+                        logger.notice("shutdown grace over: refusing the queries left", metadata: ["queries": "\(left)"])
+                    }
+                }
             }
         } catch {
+            gate.stop()
             await gate.shutdown()
             throw error
         }
+        gate.stop()
         await gate.shutdown()
         logger.info("stopped", metadata: ["socket": "\(configuration.socketPath)"])
     }
 
-    /// Runs the daemon in a service group that shuts down gracefully on SIGTERM or SIGINT, bounded by
-    /// the configured grace period (then in-flight work is cancelled, bounded by 5 more seconds).
+    /// Runs the daemon in a service group that shuts down gracefully on SIGTERM or SIGINT. When the
+    /// configured grace period runs out, queries still waiting are answered `503 shutting_down` and
+    /// running ones are cancelled (and answered the same); ``answerMargin`` later anything still
+    /// unfinished is cancelled outright, bounded by 5 more seconds.
     public func runUntilSignalled(logger: Logger) async throws {
         var groupConfiguration = ServiceGroupConfiguration(
             services: [self],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
-        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod + Self.answerMargin
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: groupConfiguration).run()
     }
@@ -97,12 +114,24 @@ public final class GlimpseServer: Service, Sendable {
         }
     }
 
+    /// The time, after the shutdown grace, given to the answers of the queries refused or cancelled at
+    /// its end before the daemon stops waiting for them.
+    public static let answerMargin: Duration = .seconds(3)
+
     // MARK: - Application
 
     private func makeRouter() -> Router<GlimpseRequestContext> {
         let router = Router(context: GlimpseRequestContext.self)
-        router.middlewares.add(APIMiddleware(peerPolicy: configuration.peerPolicy, metrics: metrics))
-        APIRoutes(service: service, gate: gate, limits: configuration.limits, metrics: metrics).register(on: router)
+        let routes = APIRoutes(service: service, gate: gate, limits: configuration.limits, metrics: metrics)
+        router.middlewares.add(
+            APIMiddleware(
+                peerPolicy: configuration.peerPolicy, metrics: metrics, gate: gate,
+                routeTable: RouteTable(
+                    routes: APIRoutes.routeList(service: service, gate: gate, limits: configuration.limits, metrics: metrics)
+                )
+            )
+        )
+        routes.register(on: router)
         return router
     }
 
@@ -111,10 +140,15 @@ public final class GlimpseServer: Service, Sendable {
         let metrics = self.metrics
         let router = makeRouter()
 
+        let registry = ConnectionRegistry(maxConnections: limits.maxConnections)
+        let guardLimits = RequestGuardHandler.Limits(
+            maxBodyBytes: limits.maxBodyBytes, maxHeaderBytes: limits.maxHeaderBytes,
+            headerTimeout: limits.headerTimeout, requestDeadline: limits.requestDeadline
+        )
         let guardFactory: @Sendable () -> [any RemovableChannelHandler] = {
             [
                 FirstRequestGraceHandler(grace: limits.firstRequestGrace),
-                RequestGuardHandler(maxBodyBytes: limits.maxBodyBytes, requestDeadline: limits.requestDeadline) {
+                RequestGuardHandler(limits: guardLimits, registry: registry) {
                     metrics.recordError(kind: $0.code)
                 }
             ]
@@ -138,12 +172,14 @@ public final class GlimpseServer: Service, Sendable {
             configuration: ApplicationConfiguration(
                 address: .unixDomainSocket(path: path),
                 serverName: "glimpse",
-                backlog: 256,
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)
+                backlog: 256
             ),
             onServerRunning: { listener in
                 do {
                     try await ListenerHandoff.install(on: listener)
+                    try await listener.eventLoop.submit {
+                        try listener.pipeline.syncOperations.addHandler(ConnectionLimiter(registry: registry), position: .first)
+                    }.get()
                     try socket.socketBound(mode: mode)
                     logger.info(
                         "listening",
@@ -156,5 +192,29 @@ public final class GlimpseServer: Service, Sendable {
             },
             logger: logger
         )
+    }
+}
+
+/// Runs an action once, a set time after it is started, unless cancelled first.
+final class GraceTimer: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let cancelled = Mutex(false)
+
+    /// Starts the timer (only the first call counts).
+    func start(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+        task.withLock { task in
+            guard task == nil, !cancelled.withLock({ $0 }) else { return }
+            task = Task {
+                try? await Task.sleep(for: delay)
+                guard !Task.isCancelled else { return }
+                action()
+            }
+        }
+    }
+
+    /// Cancels the timer; the action does not run if it has not yet.
+    func cancel() {
+        cancelled.withLock { $0 = true }
+        task.withLock { $0?.cancel() }
     }
 }

@@ -16,16 +16,22 @@ public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
     public var uid: UInt32
     /// The peer's effective group id.
     public var gid: UInt32
+    /// The peer's supplementary groups (`SO_PEERGROUPS`), as they were at `connect(2)` time; empty when
+    /// the kernel cannot report them.
+    public var groups: [UInt32]
 
-    /// Creates credentials from their three ids.
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    /// Creates credentials from their three ids and the supplementary groups.
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
+        self.groups = groups
     }
 
-    /// `pid=… uid=… gid=…`, for logs.
-    public var description: String { "pid=\(pid) uid=\(uid) gid=\(gid)" }
+    /// `pid=… uid=… gid=… groups=…`, for logs.
+    public var description: String {
+        "pid=\(pid) uid=\(uid) gid=\(gid)" + (groups.isEmpty ? "" : " groups=\(groups.map(String.init).joined(separator: ","))")
+    }
 
     /// Reads the credentials of the peer connected to `channel`.
     ///
@@ -39,7 +45,32 @@ public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
             name: SocketOptionName(SO_PEERCRED)
         )
         guard let peer = try? await future.get() else { return nil }
-        return PeerCredentials(pid: peer.pid, uid: peer.uid, gid: peer.gid)
+        let groupsFuture: EventLoopFuture<CGlimpseSocket_peer_groups> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET),
+            name: SocketOptionName(CGlimpseSocket_SO_PEERGROUPS)
+        )
+        let groups = (try? await groupsFuture.get()).map(Self.groupList) ?? []
+        return PeerCredentials(pid: peer.pid, uid: peer.uid, gid: peer.gid, groups: groups)
+    }
+
+    /// The groups in a `SO_PEERGROUPS` answer. The kernel writes the list in ascending order and leaves
+    /// the rest of the (zero-filled) buffer alone, so the list ends where a zero follows a non-zero
+    /// entry; a leading zero (group 0) cannot be told from an empty list and is left out (a peer is then
+    /// not let in as a member of group 0 unless that is its primary group).
+    static func groupList(_ answer: CGlimpseSocket_peer_groups) -> [UInt32] {
+        withUnsafeBytes(of: answer.groups) { raw in
+            let all = raw.bindMemory(to: UInt32.self)
+            var groups: [UInt32] = []
+            for gid in all {
+                if gid == 0 {
+                    if groups.isEmpty { continue }
+                    break
+                }
+                if let last = groups.last, gid <= last { break }
+                groups.append(gid)
+            }
+            return groups
+        }
     }
 }
 
@@ -60,11 +91,12 @@ public struct PeerPolicy: Sendable, Equatable {
     /// Whether the policy restricts anyone (either set is non-empty).
     public var isRestricted: Bool { !allowedUIDs.isEmpty || !allowedGIDs.isEmpty }
 
-    /// Whether `peer` may use the daemon: its uid is listed or its gid is listed.
-    /// Unknown credentials are refused when the policy restricts anyone.
+    /// Whether `peer` may use the daemon: its uid is listed, or its primary gid or one of its
+    /// supplementary groups is listed. Unknown credentials are refused when the policy restricts anyone.
     public func allows(_ peer: PeerCredentials?) -> Bool {
         guard isRestricted else { return true }
         guard let peer else { return false }
         return allowedUIDs.contains(peer.uid) || allowedGIDs.contains(peer.gid)
+            || peer.groups.contains(where: allowedGIDs.contains)
     }
 }

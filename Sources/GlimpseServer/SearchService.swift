@@ -1,3 +1,4 @@
+import Foundation
 import GlimpseImage
 
 /// One page of visual-search results, before the daemon's own timings are added.
@@ -70,4 +71,50 @@ public protocol SearchService: Sendable {
 
     /// Entities of `type` matching a property query.
     func entities(type: String, query: PropertyQueryJSON) async throws -> [EntityJSON]
+
+    /// The picture of the entity of `type` with `id` (served at `GET /v1/entities/{type}/{id}/image`),
+    /// or `nil` when there is no such entity or it has no picture.
+    func entityImage(type: String, id: String) async throws -> EntityImage?
+}
+
+extension SearchService {
+    /// No pictures: services that do not serve entity pictures answer `404` for every one.
+    public func entityImage(type: String, id: String) async throws -> EntityImage? { nil }
+}
+
+/// An entity's picture as the daemon serves it: its bytes, media type and entity tag.
+public struct EntityImage: Sendable, Equatable {
+    /// The file's bytes.
+    public var bytes: [UInt8]
+    /// `image/jpeg`, `image/png`, or `application/octet-stream`.
+    public var contentType: String
+    /// A strong entity tag (quoted) that changes whenever the bytes do.
+    public var eTag: String
+
+    /// Creates a picture from its bytes, deriving the media type from the leading bytes and the entity
+    /// tag from a 64-bit FNV-1a hash of the bytes and their count.
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        switch ImageDecoder.format(of: bytes) {
+        case .jpeg?: contentType = "image/jpeg"
+        case .png?: contentType = "image/png"
+        default: contentType = "application/octet-stream"
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        eTag = "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-" + String(bytes.count, radix: 16) + "\""
+    }
+
+    /// Whether an `If-None-Match` value names `eTag` (or is `*`). Weak comparison, as RFC 9110 asks.
+    public static func matches(_ condition: String, eTag: String) -> Bool {
+        let wanted = eTag.hasPrefix("W/") ? String(eTag.dropFirst(2)) : eTag
+        return condition.split(separator: ",").contains { item in
+            let tag = item.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == wanted
+        }
+    }
 }

@@ -15,9 +15,14 @@ public struct ServerLimits: Sendable, Equatable {
     /// A larger head is answered `400` and the connection is closed.
     public var maxHeaderBytes: Int
     /// How long a connection may stay silent (no complete request head, no body chunk, nothing to
-    /// answer) before it is closed. Default 30 s. A client sending its headers one byte at a time is
-    /// closed after this long.
+    /// answer) before it is closed. Default 30 s. This is how long a served keep-alive connection may
+    /// wait before it starts its next request.
     public var idleTimeout: Duration
+    /// How long a client may take to send a whole request head, from its first byte. Default 5 s. A
+    /// head still incomplete then is answered `408` and the connection closed, so clients that send
+    /// headers a byte at a time cannot hold connections. (A connection that sends nothing at all is
+    /// closed by ``idleTimeout``, or sooner to make room at ``maxConnections``.)
+    public var headerTimeout: Duration
     /// How long a client may take from the end of its request head to the end of its body.
     /// Default 30 s. A body trickled one byte at a time is answered `408` and closed after this long,
     /// although each byte restarts the idle timer.
@@ -30,10 +35,17 @@ public struct ServerLimits: Sendable, Equatable {
     /// ``maxConcurrentQueries`` are running and this many wait, a new query is answered `503` with
     /// `Retry-After` instead of being queued.
     public var maxQueuedQueries: Int
+    /// The most request-body bytes that admitted queries may hold at once. Default 256 MiB; at least
+    /// ``maxBodyBytes``. A query is admitted before its body is read, reserving its declared
+    /// `Content-Length` (``maxBodyBytes`` for a chunked body); one that does not fit is answered `503`
+    /// with `Retry-After` before any of its body is read.
+    public var maxBufferedBytes: Int
     /// The `Retry-After` value, in seconds, sent with `503`. Default 1.
     public var retryAfterSeconds: Int
-    /// The most connections served at once; further connections wait in the listen backlog.
-    /// Default 256.
+    /// The most connections served at once. Default 256. When all are taken, a new connection is still
+    /// accepted if one of them has been waiting at least half a second for a request head (a slow or
+    /// idle client): that connection is closed to make room, oldest first. Otherwise new connections
+    /// wait in the listen backlog.
     public var maxConnections: Int
     /// The largest `limit` a client may ask for in one page of results. Default 100.
     public var maxResultLimit: Int
@@ -47,10 +59,12 @@ public struct ServerLimits: Sendable, Equatable {
         maxBodyBytes: Int = 32 * 1024 * 1024,
         maxHeaderBytes: Int = 16 * 1024,
         idleTimeout: Duration = .seconds(30),
+        headerTimeout: Duration = .seconds(5),
         requestDeadline: Duration = .seconds(30),
         maxDecodePixels: Int = 40_000_000,
         maxConcurrentQueries: Int = ServerLimits.defaultConcurrency,
         maxQueuedQueries: Int = 64,
+        maxBufferedBytes: Int = 256 * 1024 * 1024,
         retryAfterSeconds: Int = 1,
         maxConnections: Int = 256,
         maxResultLimit: Int = 100,
@@ -59,10 +73,12 @@ public struct ServerLimits: Sendable, Equatable {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
         self.requestDeadline = requestDeadline
         self.maxDecodePixels = maxDecodePixels
         self.maxConcurrentQueries = maxConcurrentQueries
         self.maxQueuedQueries = maxQueuedQueries
+        self.maxBufferedBytes = maxBufferedBytes
         self.retryAfterSeconds = retryAfterSeconds
         self.maxConnections = maxConnections
         self.maxResultLimit = maxResultLimit
@@ -90,8 +106,14 @@ public struct ServerLimits: Sendable, Equatable {
         if maxQueuedQueries < 0 {
             throw .invalidConfiguration("maxQueuedQueries is \(maxQueuedQueries); it must be 0 or more")
         }
-        if idleTimeout <= .zero || requestDeadline <= .zero {
-            throw .invalidConfiguration("idleTimeout and requestDeadline must be longer than zero")
+        if idleTimeout <= .zero || requestDeadline <= .zero || headerTimeout <= .zero {
+            throw .invalidConfiguration("idleTimeout, headerTimeout and requestDeadline must be longer than zero")
+        }
+        if maxBufferedBytes < maxBodyBytes {
+            throw .invalidConfiguration(
+                "maxBufferedBytes is \(maxBufferedBytes), less than maxBodyBytes (\(maxBodyBytes)): "
+                    + "a body of the largest size could never be admitted; raise it to at least \(maxBodyBytes)"
+            )
         }
         if firstRequestGrace < .zero {
             throw .invalidConfiguration("firstRequestGrace is \(firstRequestGrace); it must be zero or more")

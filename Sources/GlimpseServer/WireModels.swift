@@ -53,7 +53,8 @@ public struct DisplayRepresentationJSON: Codable, Sendable, Equatable {
     public var title: String
     /// A second line, such as `landmark · France`.
     public var subtitle: String?
-    /// The absolute path of the entity's picture on the daemon's host, when it has one.
+    /// The URL path at which the daemon serves the entity's picture
+    /// (`/v1/entities/{type}/{id}/image`), when it has one. Never a path on the daemon's host.
     public var image: String?
 
     /// Creates a display representation.

@@ -15,8 +15,12 @@ struct MatchCommand: AsyncParsableCommand {
             --resume continues an interrupted run from its --output file (JSON Lines or CSV) without \
             matching again the pictures it already holds.
 
+            The --output file is locked (flock) for the whole run: a second run on the same file stops at \
+            once with status 75 and leaves the file alone.
+
             Exit status: 0 when every picture was read, 65 when some files failed, 64 for bad options, \
-            66 when the folder or catalog is missing, 74 when the output cannot be written.
+            66 when the folder or catalog is missing, 74 when the output cannot be written, 75 when \
+            another run holds the --output file.
             """
     )
 
@@ -68,8 +72,14 @@ struct MatchCommand: AsyncParsableCommand {
             var state = ResumeState()
             let sink: OutputSink
             if let output {
-                if resume { state = try ResumeState.load(path: output, format: format) }
-                sink = try OutputSink.file(output, truncatingTo: resume ? state.validLength : nil, fresh: !resume)
+                // The lock comes first: nothing is read or cut while another run may be writing.
+                sink = try OutputSink.locked(output)
+                if resume {
+                    state = try ResumeState.load(path: output, format: format)
+                    try sink.truncate(to: state.validLength)
+                } else {
+                    try sink.truncate(to: 0)
+                }
                 if resume, !state.finished.isEmpty {
                     var note = "resuming \(output): \(state.finished.count) pictures already done"
                     if state.droppedTornRecord { note += ", an incomplete last record dropped" }
@@ -94,6 +104,7 @@ struct MatchCommand: AsyncParsableCommand {
             switch error {
             case .notADirectory, .missing: throw ExitCode(66)
             case .outputFailed, .resumeFailed: throw ExitCode(74)
+            case .outputLocked: throw ExitCode(75)
             default: throw ExitCode(65)
             }
         } catch let error as CatalogMatcherError {

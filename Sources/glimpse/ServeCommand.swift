@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve visual search over HTTP/1.1 on a Unix domain socket.",
         discussion: """
             Loads the catalog once, then answers POST /v1/query and the entity routes (see docs/api.md) \
-            until SIGTERM or SIGINT, which stop accepting, finish in-flight requests and remove the socket.
+            until SIGTERM or SIGINT, which stop accepting, finish in-flight requests and remove the socket. \
+            Requests still waiting when --shutdown-grace runs out are answered 503 with Retry-After.
 
             Exit status: 0 after a clean stop; 64 for a bad option or a socket path that is too long; \
             65 for an invalid catalog; 66 for a missing catalog; 69 when a daemon is already running on \
@@ -40,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Allow only peers with this user id (repeatable; checked with SO_PEERCRED).")
     var allowUid: [UInt32] = []
 
-    @Option(help: "Allow only peers with this group id (repeatable; checked with SO_PEERCRED).")
+    @Option(help: "Allow only peers with this group id, primary or supplementary (repeatable; checked with SO_PEERCRED and SO_PEERGROUPS).")
     var allowGid: [UInt32] = []
 
     @Option(help: "The largest request body, in bytes.")
@@ -55,8 +56,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Queries that may wait for a free slot before new ones get 503.")
     var maxQueuedQueries: Int = ServerLimits().maxQueuedQueries
 
-    @Option(help: "Seconds a silent connection stays open.")
+    @Option(help: "Request-body bytes that admitted queries may hold at once; a query that does not fit gets 503 before its body is read. At least --max-body-bytes.")
+    var maxBufferedBytes: Int = ServerLimits().maxBufferedBytes
+
+    @Option(help: "Connections served at once; when all are taken, the one waiting longest for a request head makes room.")
+    var maxConnections: Int = ServerLimits().maxConnections
+
+    @Option(help: "Seconds a silent connection stays open (between requests).")
     var idleTimeout: Int = 30
+
+    @Option(help: "Seconds a client may take to send a whole request head, from its first byte (then 408).")
+    var headerTimeout: Int = 5
 
     @Option(help: "Seconds a request body may take to arrive.")
     var requestDeadline: Int = 30
@@ -74,8 +84,14 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical")
         }
-        guard idleTimeout > 0, requestDeadline > 0, shutdownGrace > 0 else {
-            throw ValidationError("--idle-timeout, --request-deadline and --shutdown-grace must be at least 1 second")
+        guard idleTimeout > 0, headerTimeout > 0, requestDeadline > 0, shutdownGrace > 0 else {
+            throw ValidationError(
+                "--idle-timeout, --header-timeout, --request-deadline and --shutdown-grace must be at least 1 second")
+        }
+        guard maxBufferedBytes >= maxBodyBytes else {
+            throw ValidationError(
+                "--max-buffered-bytes \(maxBufferedBytes) is less than --max-body-bytes \(maxBodyBytes); "
+                    + "a body of the largest size could never be admitted")
         }
     }
 
@@ -86,10 +102,13 @@ struct ServeCommand: AsyncParsableCommand {
         let limits = ServerLimits(
             maxBodyBytes: maxBodyBytes,
             idleTimeout: .seconds(idleTimeout),
+            headerTimeout: .seconds(headerTimeout),
             requestDeadline: .seconds(requestDeadline),
             maxDecodePixels: maxPixels,
             maxConcurrentQueries: maxConcurrentQueries,
-            maxQueuedQueries: maxQueuedQueries
+            maxQueuedQueries: maxQueuedQueries,
+            maxBufferedBytes: maxBufferedBytes,
+            maxConnections: maxConnections
         )
         let configuration = GlimpseServerConfiguration(
             socketPath: path,

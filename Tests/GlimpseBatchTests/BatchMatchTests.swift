@@ -173,7 +173,9 @@ struct MixedFolder {
             }
         } catch is Killed {}
 
-        // Second run: resumes, skipping the four finished pictures and replacing the torn record.
+        // Second run: resumes, skipping the four finished pictures and replacing the torn record. The
+        // killed run's descriptor, and with it its lock on the output, goes first.
+        sink = OutputSink.standardOutput()
         let state = try ResumeState.load(path: output, format: format)
         #expect(state.finished.count == 4)
         #expect(state.droppedTornRecord)

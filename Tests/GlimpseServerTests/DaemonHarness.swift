@@ -75,10 +75,13 @@ struct RunningDaemon {
 
     /// Starts a daemon with `limits` and `peerPolicy`, and waits until it accepts connections.
     static func start(
-        limits: ServerLimits = ServerLimits(),
+        // A long head deadline unless a test sets its own: on a loaded machine a client may take
+        // seconds between connecting and writing.
+        limits: ServerLimits = ServerLimits(headerTimeout: .seconds(60)),
         peerPolicy: PeerPolicy = PeerPolicy(),
         socketName: String = "g.sock",
-        service: (any SearchService)? = nil
+        service: (any SearchService)? = nil,
+        shutdownGracePeriod: Duration = .seconds(10)
     ) async throws -> RunningDaemon {
         let directory = try TemporaryDirectory()
         let chosen: any SearchService
@@ -87,7 +90,8 @@ struct RunningDaemon {
         logger.logLevel = .warning
         let server = try GlimpseServer(
             configuration: GlimpseServerConfiguration(
-                socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy
+                socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy,
+                shutdownGracePeriod: shutdownGracePeriod
             ),
             service: chosen,
             logger: logger

@@ -117,7 +117,9 @@ struct DaemonProcessTests {
         let socket = directory.file("g.sock")
         // A generous grace period: debug builds on a busy machine answer slowly, and this test is
         // about finishing in-flight work, not about the cut-off.
-        let daemon = try ServeProcess(socket: socket, extra: ["--shutdown-grace", "60"])
+        // A long head deadline too: a client in this (busy) test process may take seconds between
+        // connecting and writing, and this test is about shutdown, not slow clients.
+        let daemon = try ServeProcess(socket: socket, extra: ["--shutdown-grace", "60", "--header-timeout", "120"])
         #expect(await daemon.waitUntilListening(on: socket), "\(daemon.startFailure())")
         let client = GlimpseClient(socketPath: socket)
         let picture = try photoBytes(samplePhotos[0])

@@ -21,6 +21,20 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Makes sends give up (returning false) after `timeout` without progress, so a test never hangs on
+    /// a daemon that stopped reading.
+    func setSendTimeout(_ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Whether the daemon has sent something (or closed) that has not been read yet; does not wait.
+    func hasSomethingToRead() -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
     /// Sends all of `bytes`; returns false when the peer has closed (EPIPE/ECONNRESET).
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {

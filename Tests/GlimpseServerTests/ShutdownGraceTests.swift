@@ -13,7 +13,8 @@ struct ShutdownGraceTests {
     // propagate. What is checked is order: with a long grace, the served connection closes while the
     // two that have not spoken stay open and are answered.
     @Test func aConnectionAcceptedBeforeShutdownGetsItsFirstRequestAnswered() async throws {
-        let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .seconds(120)))
+        let daemon = try await RunningDaemon.start(
+            limits: ServerLimits(headerTimeout: .seconds(300), firstRequestGrace: .seconds(120)))
         let path = daemon.socketPath
         // Read timeouts well below the grace: a connection wrongly held would time out, not close.
         let waiting = try RawConnection(path: path, readTimeout: .seconds(60))
@@ -38,7 +39,8 @@ struct ShutdownGraceTests {
     }
 
     @Test func aSilentConnectionIsClosedWhenTheGraceRunsOut() async throws {
-        let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .seconds(2)))
+        let daemon = try await RunningDaemon.start(
+            limits: ServerLimits(headerTimeout: .seconds(300), firstRequestGrace: .seconds(2)))
         let silent = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(120))
         let served = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(60))
         // Answered, so the silent connection (accepted first) is accepted too.
@@ -52,7 +54,8 @@ struct ShutdownGraceTests {
     }
 
     @Test func zeroGraceClosesConnectionsThatHaveNotSpoken() async throws {
-        let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .zero))
+        let daemon = try await RunningDaemon.start(
+            limits: ServerLimits(headerTimeout: .seconds(300), firstRequestGrace: .zero))
         let path = daemon.socketPath
         let waiting = try RawConnection(path: path, readTimeout: .seconds(20))
         let served = try RawConnection(path: path, readTimeout: .seconds(20))

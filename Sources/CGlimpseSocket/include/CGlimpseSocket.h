@@ -18,6 +18,16 @@ typedef struct CGlimpseSocket_peer {
     gid_t gid;
 } CGlimpseSocket_peer;
 
+/// The supplementary groups of the peer of a connected Unix socket (SO_PEERGROUPS, Linux 4.13+): the
+/// kernel fills the first entries in ascending order and leaves the rest as they were. A peer in more
+/// groups than fit makes getsockopt(2) fail with ERANGE.
+typedef struct CGlimpseSocket_peer_groups {
+    gid_t groups[256];
+} CGlimpseSocket_peer_groups;
+
+/// SO_PEERGROUPS, which Swift's Glibc module does not export.
+static const int CGlimpseSocket_SO_PEERGROUPS = 59;
+
 /// Reads SO_PEERCRED of the connected Unix socket `fd` into `out`.
 /// Returns 0 on success, otherwise the errno of getsockopt(2).
 int CGlimpseSocket_peer_credentials(int fd, CGlimpseSocket_peer *out);

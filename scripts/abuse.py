@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The attacks of issue 16 against a running `glimpse serve`, over its Unix socket only.
+"""Hostile-client attacks (huge uploads, slow headers, early errors, shutdown under load) against a running `glimpse serve`, over its Unix socket only.
 
 Each attack is bounded in count and time and prints its measurements as one line of JSON:
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full-size attacks of issue 16 against the release `glimpse serve`, on a temporary Unix socket
+# The full-size hostile-client attacks against the release `glimpse serve`, on a temporary Unix socket
 # (nothing else is touched), each bounded in count and time; prints one JSON line of measurements per
 # attack. Takes about 3 minutes (the slow-header attack alone runs DURATION seconds, default 100).
 #
@@ -7,7 +7,7 @@
 #   ./scripts/abuse.sh uploads early   # some of them: uploads, slowloris, early, shutdown
 #   DURATION=20 ./scripts/abuse.sh slowloris
 #
-# Bars (issue 16): uploads: peak RSS <= 1 GB, every upload answered, no 503 after a complete upload;
+# Bars: uploads: peak RSS <= 1 GB, every upload answered, no 503 after a complete upload;
 # slowloris: every /healthz and catalog search answered in < 1 s; early: 400 and closed in < 1 s;
 # shutdown: 40 answers, none empty, every 503 with Retry-After.
 set -euo pipefail

@@ -4,7 +4,7 @@ import GlimpseServer
 import Synchronization
 import Testing
 
-/// The attacks of issue 16, scaled down to run in seconds, against a daemon in this process and
+/// The hostile-client attacks of scripts/abuse.sh, scaled down to run in seconds, against a daemon in this process and
 /// byte-level clients on their own threads. What is checked is outcomes and order (every request is
 /// answered, a refusal comes before the upload ends, the daemon keeps serving), never tight wall-clock
 /// bounds: the full-size attacks and their timings are `scripts/abuse.sh`.

@@ -6,8 +6,8 @@ import Testing
 
 /// The real catalog service, except that the first picture search waits until the test lets it go
 /// and every picture search is counted.
-private final class HeldSearchService: SearchService {
-    private let real: CatalogSearchService
+private final class HeldSearchService: ForwardingSearchService {
+    let real: CatalogSearchService
     private let searches = Atomic(0)
     private let released = Atomic(false)
 
@@ -19,10 +19,6 @@ private final class HeldSearchService: SearchService {
     /// Lets the held search finish.
     func release() { released.store(true, ordering: .releasing) }
 
-    var placeCount: Int { real.placeCount }
-    var collectionCount: Int { real.collectionCount }
-    var decodingOptions: DecodingOptions { real.decodingOptions }
-
     func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> SearchPage {
         if searches.add(1, ordering: .acquiringAndReleasing).newValue == 1 {
             // Blocks its query thread, as a long CPU-bound query does (an `await` would free the thread).
@@ -32,20 +28,6 @@ private final class HeldSearchService: SearchService {
             }
         }
         return try await real.search(image: image, labels: labels, limit: limit, cancellation: cancellation)
-    }
-
-    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> SearchPage {
-        try await real.nextPage(cursor: cursor, limit: limit, cancellation: cancellation)
-    }
-
-    func entity(type: String, id: String) async throws -> EntityJSON? { try await real.entity(type: type, id: id) }
-
-    func entities(matching text: String, limit: Int) async throws -> [EntityJSON] {
-        try await real.entities(matching: text, limit: limit)
-    }
-
-    func entities(type: String, query: PropertyQueryJSON) async throws -> [EntityJSON] {
-        try await real.entities(type: type, query: query)
     }
 }
 

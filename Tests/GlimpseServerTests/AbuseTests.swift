@@ -205,18 +205,14 @@ final class StopFlag: Sendable {
 
 /// The real catalog service, with every picture search taking at least `delay` (checking for
 /// cancellation meanwhile, as the real stages do between them).
-final class SlowSearchService: SearchService {
-    private let real: CatalogSearchService
+final class SlowSearchService: ForwardingSearchService {
+    let real: CatalogSearchService
     private let delay: Duration
 
     init(real: CatalogSearchService, delay: Duration) {
         self.real = real
         self.delay = delay
     }
-
-    var placeCount: Int { real.placeCount }
-    var collectionCount: Int { real.collectionCount }
-    var decodingOptions: DecodingOptions { real.decodingOptions }
 
     func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> SearchPage {
         let end = ContinuousClock.now + delay
@@ -225,19 +221,5 @@ final class SlowSearchService: SearchService {
             usleep(10_000)  // blocks its query thread, as CPU-bound work does
         }
         return try await real.search(image: image, labels: labels, limit: limit, cancellation: cancellation)
-    }
-
-    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> SearchPage {
-        try await real.nextPage(cursor: cursor, limit: limit, cancellation: cancellation)
-    }
-
-    func entity(type: String, id: String) async throws -> EntityJSON? { try await real.entity(type: type, id: id) }
-
-    func entities(matching text: String, limit: Int) async throws -> [EntityJSON] {
-        try await real.entities(matching: text, limit: limit)
-    }
-
-    func entities(type: String, query: PropertyQueryJSON) async throws -> [EntityJSON] {
-        try await real.entities(type: type, query: query)
     }
 }

@@ -6,6 +6,7 @@
 //
 //   CLibPNG, CLibJPEG          system libraries (pkg-config)
 //   CGlimpseCodecs             the only C that calls them; holds every setjmp
+//   GlimpseBasics              Duration in milliseconds and seconds (and other shared value helpers)
 //   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
 //   GlimpseFiles               crash-safe whole-file writes, checked reads, CRC-32 and CRC-32C
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
@@ -16,9 +17,12 @@
 //   CGlimpseFeaturePrint       the only C that calls it: builds and runs the feature-print network
 //   GlimpseFeaturePrint        the learned feature print (EfficientNet-Lite0 embedding) of Models/
 //   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
+//   GlimpseWire                the JSON the daemon sends and the client decodes, and how `glimpse query` prints it
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
+//   GlimpseEngine              the one pipeline: catalog, matcher, models and decoding, loaded by one rule
 //   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
-//   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket, and its client
+//   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
+//   GlimpseClient              the daemon's client (SwiftNIO, no Hummingbird)
 //   GlimpseBatch               folder matching and the benchmarks behind `glimpse match` / `glimpse bench`
 //   glimpse                    the command-line tool
 //
@@ -45,13 +49,16 @@ let package = Package(
         .library(name: "GlimpseLabels", targets: ["GlimpseLabels"]),
         .library(name: "GlimpseFeaturePrint", targets: ["GlimpseFeaturePrint"]),
         .library(name: "GlimpseIntents", targets: ["GlimpseIntents"]),
+        .library(name: "GlimpseWire", targets: ["GlimpseWire"]),
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
+        .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
+        .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
     ],
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Daemon (GlimpseServer): HTTP/1.1 over a Unix socket, start/stop, logs, metrics, the socket client.
+        // Daemon (GlimpseServer): HTTP/1.1 over a Unix socket, start/stop, logs, metrics; SwiftNIO also carries GlimpseClient.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -98,6 +105,10 @@ let package = Package(
 
         // MARK: Libraries
         .target(
+            name: "GlimpseBasics",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "GlimpseImage",
             dependencies: ["CGlimpseCodecs"],
             swiftSettings: swiftSettings
@@ -135,8 +146,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "GlimpseWire",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "GlimpseCatalog",
-            dependencies: ["GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels"],
+            dependencies: [
+                "GlimpseBasics", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
+                "GlimpseWire",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseEngine",
+            dependencies: [
+                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -145,10 +170,12 @@ let package = Package(
         .target(
             name: "GlimpseServer",
             dependencies: [
-                "CGlimpseSocket", "GlimpseImage", "GlimpseIntents", "GlimpseCatalog", "GlimpseLabels", "GlimpseVision",
+                "CGlimpseSocket", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents", "GlimpseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -160,11 +187,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The daemon's client: SwiftNIO and the wire types, nothing of the daemon.
+        .target(
+            name: "GlimpseClient",
+            dependencies: [
+                "GlimpseWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Release benchmark of the daemon: socket round trips versus the same query in process.
         .executableTarget(
             name: "glimpse-server-bench",
             dependencies: [
-                "GlimpseServer", "GlimpseImage", "GlimpseIntents",
+                "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIntents", "GlimpseServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -175,8 +213,8 @@ let package = Package(
         .target(
             name: "GlimpseBatch",
             dependencies: [
-                "GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseLabels", "GlimpseIntents", "GlimpseCatalog",
-                "GlimpseServer",
+                "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIndex", "GlimpseIntents",
+                "GlimpseVision",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -186,9 +224,11 @@ let package = Package(
         .executableTarget(
             name: "glimpse",
             dependencies: [
-                "GlimpseImage", "GlimpseVision", "GlimpseLabels", "GlimpseIndex",
-                "GlimpseIntents", "GlimpseCatalog", "GlimpseServer", "GlimpseBatch",
+                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFeaturePrint",
+                "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer", "GlimpseVision",
+                "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -234,12 +274,13 @@ let package = Package(
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
                     dependencies: ["GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
-                                   "GlimpseFeaturePrint"],
+                                   "GlimpseFeaturePrint", "GlimpseWire"],
                     exclude: ["Photos"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: [
-                        "GlimpseServer", "CGlimpseSocket", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage",
+                        "GlimpseServer", "CGlimpseSocket", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
+                        "GlimpseIntents", "GlimpseImage", "GlimpseWire",
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -251,7 +292,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseBatchTests",
                     dependencies: [
-                        "GlimpseBatch", "GlimpseCatalog", "GlimpseImage", "GlimpseVision", "GlimpseServer",
+                        "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseVision",
+                        "GlimpseServer",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ],

@@ -1,4 +1,5 @@
 import GlimpseCatalog
+import GlimpseEngine
 
 /// Helpers shared by the `glimpse bench` modes.
 public enum BenchOptions {
@@ -16,16 +17,16 @@ public enum BenchOptions {
     /// photos when `folder` is `nil`. Files that cannot be read are left out.
     ///
     /// - Throws: ``BatchError`` when the folder is missing or holds no readable picture, or
-    ///   ``CatalogMatcherError`` when the catalog cannot be loaded.
+    ///   ``EngineError`` when the catalog cannot be loaded.
     public static func loadPictures(folder: String?, catalog: String) throws -> [(path: String, bytes: [UInt8])] {
         let paths: [String]
         if let folder {
             paths = try ImageWalker(root: folder).map(\.path)
         } else {
-            do {
+            do throws(CatalogError) {
                 paths = try Catalog.load(directory: catalog).places.map(\.photoPath)
             } catch {
-                throw CatalogMatcherError.catalog(directory: catalog, reason: "\(error)")
+                throw EngineError.catalog(error)
             }
         }
         let reader = FileReader()

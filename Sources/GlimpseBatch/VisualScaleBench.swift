@@ -31,7 +31,7 @@ public struct VisualScaleBench: Sendable {
         let perReference = max(1, real.map(\.features.count).reduce(0, +) / max(1, real.count))
         let probes = try catalog.places.prefix(queries).map { place in
             (id: place.id, image: FeatureExtractor.prepare(
-                try ImageDecoder.decode(contentsOfFile: place.photoPath, options: CatalogMatcher.queryDecoding).pixelBuffer,
+                try ImageDecoder.decode(contentsOfFile: place.photoPath, options: VisionConfiguration.default.queryDecoding).pixelBuffer,
                 query: true))
         }
         var rows: [ScaleRow] = []

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseIntents
+import GlimpseWire
 
 /// Entities as plain data for `glimpse entities`: JSON or aligned text.
 public struct EntityListing: Sendable, Hashable, Codable {
@@ -78,7 +79,7 @@ public struct EntityListing: Sendable, Hashable, Codable {
     public func text() -> String {
         let idWidth = min(entities.map(\.id.count).max() ?? 0, 32)
         var lines = entities.map { entry in
-            let score = entry.score.map { VisualSearchReason.format($0) + "  " } ?? ""
+            let score = entry.score.map { ScoreFormat.twoDecimals($0) + "  " } ?? ""
             let title = entry.subtitle.map { "\(entry.title) — \($0)" } ?? entry.title
             return entry.type.padding(toLength: 10, withPad: " ", startingAt: 0) + " "
                 + entry.id.padding(toLength: max(idWidth, entry.id.count), withPad: " ", startingAt: 0) + "  "

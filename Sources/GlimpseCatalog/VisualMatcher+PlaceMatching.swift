@@ -57,11 +57,26 @@ extension Catalog {
     ///   - featureCache: the feature cache file, or `nil` for none.
     ///   - printer: computes feature prints, the matcher's second signal (kept in the cache with the
     ///     keypoints); `nil` matches on keypoints alone.
+    ///   - syntheticReferences: references added after the real ones (``SyntheticReferences``), which
+    ///     crowd the shortlist but never verify: for measuring matching at a larger catalog size.
     /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode.
     public func makeVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
-        printer: (any FeaturePrinting)? = nil
+        printer: (any FeaturePrinting)? = nil, syntheticReferences: Int = 0
     ) async throws(CatalogError) -> VisualMatcher {
+        try await buildVisualMatcher(
+            configuration: configuration, placeIDs: placeIDs, featureCache: featureCache, printer: printer,
+            syntheticReferences: syntheticReferences
+        ).matcher
+    }
+
+    /// ``makeVisualMatcher(configuration:placeIDs:featureCache:printer:syntheticReferences:)``, also
+    /// saying where the reference features came from and, when the cache could not be used or
+    /// written, why.
+    public func buildVisualMatcher(
+        configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
+        printer: (any FeaturePrinting)? = nil, syntheticReferences: Int = 0
+    ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.map { ReferencePhoto(id: $0.id, path: $0.photoPath) }
         if let featureCache {
@@ -77,13 +92,16 @@ extension Catalog {
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { () throws(VisionError) in
                     try ReferenceLoader.load(photos: photos, configuration: configuration, cachePath: featureCache,
-                                             cacheIsOptional: true, threads: threads, printer: printer).references
+                                             cacheIsOptional: true, threads: threads, printer: printer)
                 })
             }
         }
         switch loaded {
-        case .success(let references):
-            return VisualMatcher(references: references, configuration: configuration, printer: printer)
+        case .success(let result):
+            let references = result.references
+            let padded = references + SyntheticReferences.make(from: references, count: syntheticReferences)
+            let matcher = VisualMatcher(references: padded, configuration: configuration, printer: printer)
+            return (matcher, result.source, result.cacheProblem)
         case .failure(.referencePhoto(let path, let reason)):
             let placeID = places.first { $0.photoPath == path }?.id ?? ""
             throw .undecodablePhoto(placeID: placeID, path: path, reason: reason)

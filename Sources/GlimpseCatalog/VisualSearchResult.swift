@@ -1,5 +1,6 @@
 public import GlimpseIntents
 public import GlimpseLabels
+import GlimpseWire
 
 /// One visual search result: a place or a collection (Glimpse's `@UnionValue` enum).
 public enum VisualSearchResult: UnionValue, Hashable {
@@ -69,17 +70,12 @@ public struct VisualSearchReason: Sendable, Hashable, CustomStringConvertible {
         var parts: [String] = []
         if let matchedPlaceID, let matchScore {
             let evidence = inliers.map { ", \($0) inliers" } ?? ""
-            parts.append("matched \(matchedPlaceID) (\(Self.format(matchScore))\(evidence))")
+            parts.append("matched \(matchedPlaceID) (\(ScoreFormat.twoDecimals(matchScore))\(evidence))")
         }
         if !votingLabels.isEmpty {
-            parts.append("labels \(votingLabels.joined(separator: ", ")) (fit \(Self.format(labelFit)))")
+            parts.append("labels \(votingLabels.joined(separator: ", ")) (fit \(ScoreFormat.twoDecimals(labelFit)))")
         }
         return parts.isEmpty ? "no evidence" : parts.joined(separator: "; ")
-    }
-
-    static func format(_ value: Double) -> String {
-        let scaled = Int((value * 100).rounded())
-        return "\(scaled / 100).\(scaled % 100 < 10 ? "0" : "")\(scaled % 100)"
     }
 }
 

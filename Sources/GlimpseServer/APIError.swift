@@ -1,3 +1,4 @@
+import GlimpseWire
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -55,22 +56,6 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         copy.headers[.connection] = "close"
         return copy
     }
-}
-
-/// The wire shape of an error body.
-public struct ErrorEnvelope: Codable, Sendable, Equatable {
-    /// The error itself.
-    public struct Detail: Codable, Sendable, Equatable {
-        /// The HTTP status code.
-        public var status: Int
-        /// The machine-readable error name.
-        public var code: String
-        /// The sentence for people.
-        public var message: String
-    }
-
-    /// The error itself.
-    public var error: Detail
 }
 
 extension APIError {

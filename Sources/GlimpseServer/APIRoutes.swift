@@ -1,3 +1,4 @@
+import GlimpseWire
 import Foundation
 import GlimpseImage
 import HTTPTypes
@@ -116,15 +117,16 @@ struct APIRoutes: Sendable {
                 return (page, image, bodyDone - start, decodeTime, queryTime)
             }
         }
-        let (page, image, bodyTime, decodeTime, queryTime) = outcome
-        let timings = TimingsJSON(
+        var (page, image, bodyTime, decodeTime, queryTime) = outcome
+        page.image = image
+        page.timings = TimingsJSON(
             bodyMs: bodyTime.milliseconds,
             decodeMs: decodeTime.milliseconds,
             queryMs: queryTime.milliseconds,
             totalMs: (ContinuousClock.now - start).milliseconds
         )
         let encodeStart = ContinuousClock.now
-        let response = try json(QueryResponseJSON(page: page, image: image, timings: timings))
+        let response = try json(page)
         metrics.recordStage("encode", duration: ContinuousClock.now - encodeStart)
         return response
     }
@@ -183,16 +185,13 @@ struct APIRoutes: Sendable {
         }
         let limit = request.uri.queryParameters.get("limit") == nil ? nil : try limitParameter(request)
         let service = self.service
-        let page = try await runQuery(on: context) { cancellation in
+        var page = try await runQuery(on: context) { cancellation in
             try await service.nextPage(cursor: cursor, limit: limit, cancellation: cancellation)
         }
         let elapsed = ContinuousClock.now - start
-        return try json(
-            QueryResponseJSON(
-                page: page, image: nil,
-                timings: TimingsJSON(bodyMs: 0, decodeMs: 0, queryMs: elapsed.milliseconds, totalMs: elapsed.milliseconds)
-            )
-        )
+        page.image = nil
+        page.timings = TimingsJSON(bodyMs: 0, decodeMs: 0, queryMs: elapsed.milliseconds, totalMs: elapsed.milliseconds)
+        return try json(page)
     }
 
     // MARK: - Entities

@@ -1,6 +1,7 @@
 /// Why the daemon could not start, or could not keep serving.
 ///
-/// Errors that reach a client are ``APIError`` values instead; this type is for the operator.
+/// Errors that reach a client are ``APIError`` values instead; this type is for the operator. What the
+/// catalog and models can fail with is the engine's `EngineError`, raised before the daemon starts.
 public struct GlimpseServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
     public enum Code: String, Sendable, Equatable {
@@ -14,10 +15,6 @@ public struct GlimpseServerError: Error, Sendable, Equatable, CustomStringConver
         case alreadyRunning
         /// A system call on the socket path or its directory failed.
         case socketSetupFailed
-        /// The catalog, index or label model is missing or unreadable.
-        case catalogUnavailable
-        /// The catalog, index or label model is present but invalid.
-        case catalogInvalid
     }
 
     /// What kind of failure this is.

@@ -1,43 +1,6 @@
 import Foundation
 import GlimpseImage
-
-/// One page of visual-search results, before the daemon's own timings are added.
-public struct SearchPage: Sendable, Equatable {
-    /// The results, best first.
-    public var results: [SearchResultJSON]
-    /// The labels the search used, best first.
-    public var labels: [LabelScoreJSON]
-    /// Where the labels came from: `none`, `given`, `derived` or `matched-place`.
-    public var labelSource: String
-    /// Given labels outside the vocabulary.
-    public var ignoredLabels: [String]
-    /// The cursor for the next page, when there are more results.
-    public var next: String?
-    /// The catalog snapshot the results come from.
-    public var snapshot: String
-    /// The rank of the first result of this page.
-    public var offset: Int
-    /// The number of results over all pages.
-    public var total: Int
-    /// The matcher's stage timings in milliseconds.
-    public var matcherTimingsMs: [String: Double]
-
-    /// Creates a page.
-    public init(
-        results: [SearchResultJSON], labels: [LabelScoreJSON], labelSource: String, ignoredLabels: [String],
-        next: String?, snapshot: String, offset: Int, total: Int, matcherTimingsMs: [String: Double]
-    ) {
-        self.results = results
-        self.labels = labels
-        self.labelSource = labelSource
-        self.ignoredLabels = ignoredLabels
-        self.next = next
-        self.snapshot = snapshot
-        self.offset = offset
-        self.total = total
-        self.matcherTimingsMs = matcherTimingsMs
-    }
-}
+import GlimpseWire
 
 /// What the daemon serves: visual search and entity lookups over one loaded catalog.
 ///
@@ -58,10 +21,11 @@ public protocol SearchService: Sendable {
     ///   - labels: scene labels the caller already knows, added to the derived ones.
     ///   - limit: the most results on the first page.
     ///   - cancellation: polled between stages; throw when it is set.
-    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> SearchPage
+    /// - Returns: the page, without the request's image information and timings (the daemon adds them).
+    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> QueryResponseJSON
 
     /// The page after the one that returned `cursor`, of `limit` results (`nil`: the default).
-    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> SearchPage
+    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> QueryResponseJSON
 
     /// The entity of `type` (`place` or `collection`) with `id`, or `nil`.
     func entity(type: String, id: String) async throws -> EntityJSON?

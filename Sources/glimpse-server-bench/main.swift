@@ -10,6 +10,9 @@
 // `glimpse serve` (the same decode and search, plus HTTP and JSON). Each level runs one warm-up
 // query per worker, then `requests` queries per worker, cycling through the files.
 import Foundation
+import GlimpseCatalog
+import GlimpseClient
+import GlimpseEngine
 import GlimpseImage
 import GlimpseIntents
 import GlimpseServer
@@ -135,7 +138,10 @@ func runBenchmark() async throws {
             throw BenchFailure("cannot read \(path): \(error.localizedDescription)")
         }
     }
-    let service = try await CatalogSearchService.load(catalogDirectory: options.catalog)
+    var configuration = EngineConfiguration(catalogDirectory: options.catalog)
+    configuration.featureCache = Catalog.defaultFeatureCachePath(forDirectory: options.catalog)
+    let engine = try await Engine.load(configuration)
+    let service = CatalogSearchService(engine: engine)
     var socketPath = options.socket
     var group: ServiceGroup?
     if socketPath.isEmpty {
@@ -164,8 +170,8 @@ func runBenchmark() async throws {
         let requests = options.requests
         let local = try await measure(level: level, requests: requests) { worker, index in
             let bytes = pictures[(worker + max(index, 0)) % pictures.count]
-            let decoded = try ImageDecoder.decode(bytes, options: service.decodingOptions)
-            _ = try await service.query.search(SemanticContentDescriptor(pixelBuffer: decoded.pixelBuffer), limit: 5)
+            let decoded = try ImageDecoder.decode(bytes, options: engine.decodingOptions)
+            _ = try await engine.search(SemanticContentDescriptor(pixelBuffer: decoded.pixelBuffer), limit: 5)
         }
         rows.append(Row(name: "in-process", level: level, latencies: local.latencies, wall: local.wallMs))
         if let row = rows.last { print(row.line) }
@@ -178,8 +184,8 @@ func runBenchmark() async throws {
         let gated = try await measure(level: level, requests: requests) { worker, index in
             let bytes = pictures[(worker + max(index, 0)) % pictures.count]
             _ = try await gate.run { _ in
-                let decoded = try ImageDecoder.decode(bytes, options: service.decodingOptions)
-                return try await service.query.search(
+                let decoded = try ImageDecoder.decode(bytes, options: engine.decodingOptions)
+                return try await engine.search(
                     SemanticContentDescriptor(pixelBuffer: decoded.pixelBuffer), limit: 5
                 ).items.count
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GlimpseEngine
 import Foundation
 import GlimpseBatch
 import GlimpseCatalog
@@ -26,7 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var matching: CatalogMatcherOptions
+    @OptionGroup var matching: EngineOptions
 
     @Option(help: "Pictures to query with (default: the catalog's photos).")
     var folder: String?
@@ -119,11 +120,11 @@ struct BenchCommand: AsyncParsableCommand {
                 } else {
                     report = BenchReport(mode: "in-process")
                     progress("building the matcher over \(matching.catalog)")
-                    let matcher = try await matching.load()
+                    let matcher = CatalogMatcher(engine: try await matching.load())
                     report.notes = [
                         "\(passes) passes over \(pictures.count) pictures, one query at a time, against "
-                            + "\(matcher.matcher.referenceCount) references; per s = whole queries per second",
-                        matcher.labeler == nil ? "no label model found: the labels stage is not run"
+                            + "\(matcher.engine.current.matcher?.referenceCount ?? 0) references; per s = whole queries per second",
+                        matcher.engine.labeler == nil ? "no label model found: the labels stage is not run"
                             : "labels = search time not spent matching (labelling and ranking)",
                     ]
                     report.stages = await InProcessBench(passes: passes, limit: limit).run(
@@ -133,7 +134,7 @@ struct BenchCommand: AsyncParsableCommand {
         } catch {
             progress("")
             BatchProgress.writeError("glimpse bench: \(error)\n")
-            throw ExitCode(error is CatalogMatcherError || error is BatchError ? 66 : 69)
+            throw ExitCode(error is EngineError || error is BatchError ? 66 : 69)
         }
         if BatchProgress.stderrIsTerminal { BatchProgress.writeError("\r\u{1B}[K") }
         print(json ? try report.json() : report.table(), terminator: json ? "\n" : "")

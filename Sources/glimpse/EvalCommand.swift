@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import GlimpseCatalog
+import GlimpseEngine
 import GlimpseImage
 import GlimpseLabels
 import GlimpseVision
 
 /// `glimpse eval`: the accuracy and latency harness of visual matching.
-struct EvalCommand: ParsableCommand {
+struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Measure how well photos are matched to their catalog places.",
@@ -21,21 +22,13 @@ struct EvalCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The catalog folder holding catalog.json and its photos.")
-    var catalog: String
+    @OptionGroup var engine: EngineOptions
 
     @Option(help: "The query manifest (JSON).")
     var queries: String
 
     @Flag(help: "Print one JSON object with recall_at_1, recall_at_5, false_match_rate, queries, latency_ms, cpu_ms, recall_by_op (and label_f1, labels when the manifest lists labels).")
     var json = false
-
-    @Option(help: "Reference feature cache file: used when valid, rebuilt when missing or stale.")
-    var cache: String?
-
-    @Option(name: .customLong("label-model"),
-            help: "Label model for label precision/recall/F1 when the manifest gives labels (default as for `glimpse labels`).")
-    var labelModel: String?
 
     @Option(name: .customLong("leave-out"),
             help: "Leave every Nth catalog place out of the index; queries of those places must then match nothing.")
@@ -47,8 +40,6 @@ struct EvalCommand: ParsableCommand {
 
     @Option(name: .customLong("accept-score"), help: ArgumentHelp("Override the decision threshold.", visibility: .hidden))
     var acceptScore: Int?
-
-    @OptionGroup var featurePrint: FeaturePrintOptions
 
     @Option(name: .customLong("decisive-score"), help: ArgumentHelp(
         "Override the score above which the feature print is skipped (a large value always computes it).",
@@ -74,43 +65,51 @@ struct EvalCommand: ParsableCommand {
         if syntheticReferences < 0 { throw ValidationError("--synthetic-references must be at least 0") }
     }
 
-    func run() throws {
-        var config = VisionConfiguration.default
-        if let acceptScore { config.acceptScore = acceptScore }
-        if let decisiveScore { config.decisiveScore = decisiveScore }
-        if let printShortlist { config.printShortlistSize = printShortlist }
+    func run() async throws {
+        var vision = VisionConfiguration.default
+        if let acceptScore { vision.acceptScore = acceptScore }
+        if let decisiveScore { vision.decisiveScore = decisiveScore }
+        if let printShortlist { vision.printShortlistSize = printShortlist }
         if let decision {
             let parts = decision.split(separator: ",").compactMap { Double($0) }
             guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }
-            config.decision = MatchDecision(intercept: parts[0], scoreWeight: parts[1], similarityWeight: parts[2],
+            vision.decision = MatchDecision(intercept: parts[0], scoreWeight: parts[1], similarityWeight: parts[2],
                                             marginWeight: parts[3], rivalFloor: parts[4])
         }
-        try config.validate()
-        let printer = try featurePrint.loadPrinter(catalogDirectory: catalog)
-        let loaded = try Catalog.load(directory: catalog)
+        try vision.validate()
         let entries = try QueryManifest.load(path: queries)
-        let labeler = try entries.contains { !$0.labels.isEmpty } ? LabelPredictor(model: LabelModel.load(from: LabelModelLocation.path(labelModel), featurePrinter: printer)) : nil
-        var labelMetrics = LabelMetrics()
-        var photos: [ReferencePhoto] = []
-        for (n, place) in loaded.places.enumerated() {
-            if let leaveOut, n % leaveOut == 0 { continue }
-            photos.append(ReferencePhoto(id: place.id, path: place.photoPath))
+        let places = try Catalog.load(directory: engine.catalog).places
+        var placeIDs: Set<String>?
+        if let leaveOut {
+            placeIDs = Set(places.enumerated().filter { $0.offset % leaveOut != 0 }.map(\.element.id))
         }
         let indexStart = StageInstant.now()
-        let references = try ReferenceLoader.load(
-            photos: photos, configuration: config, cachePath: cache, threads: ProcessInfo.processInfo.activeProcessorCount,
-            printer: printer)
-        if let problem = references.cacheProblem { FileHandle.standardError.write(Data("note: \(problem)\n".utf8)) }
-        var all = references.references
-        all += SyntheticReferences.make(from: all, count: syntheticReferences)
-        let matcher = VisualMatcher(references: all, configuration: config, printer: printer)
+        let loaded: Engine
+        do {
+            loaded = try await engine.load { configuration in
+                configuration.vision = vision
+                configuration.placeIDs = placeIDs
+                configuration.syntheticReferences = syntheticReferences
+                // A subset of the places would replace the catalog's shared cache file: only a named one is used.
+                if placeIDs != nil && engine.featureCache.path == nil { configuration.featureCache = nil }
+                if !entries.contains(where: { !$0.labels.isEmpty }) { configuration.labelModel = .off }
+            }
+        } catch {
+            throw IntentsCommandError(error.description)
+        }
+        let generation = loaded.current
+        guard let matcher = generation.matcher else { throw IntentsCommandError("the engine built no matcher") }
+        let labeler = loaded.labeler
+        let printer = loaded.featurePrinter
+        if let problem = generation.cacheProblem { FileHandle.standardError.write(Data("note: \(problem)\n".utf8)) }
+        var labelMetrics = LabelMetrics()
         var dump: [String] = []
         let indexMs = indexStart.elapsed(to: .now()).wallMs
-        let indexed = Set(photos.map(\.id))
+        let indexed = placeIDs ?? Set(places.map(\.id))
 
         var accumulator = EvaluationAccumulator()
         var failures = 0
-        let options = config.queryDecoding
+        let options = loaded.decodingOptions
         for entry in entries {
             let expected = entry.placeID.flatMap { indexed.contains($0) ? $0 : nil }
             let start = StageInstant.now()
@@ -147,8 +146,8 @@ struct EvalCommand: ParsableCommand {
         let summary = accumulator.summary()
         let context = EvalContext(
             references: matcher.referenceCount, syntheticReferences: syntheticReferences,
-            leftOut: loaded.places.count - photos.count, referenceSource: references.source.rawValue,
-            indexBuildMs: indexMs, acceptScore: config.acceptScore, failedQueries: failures,
+            leftOut: places.count - indexed.count, referenceSource: generation.referenceSource?.rawValue ?? "none",
+            indexBuildMs: indexMs, acceptScore: vision.acceptScore, failedQueries: failures,
             labels: labeler == nil ? nil : LabelEvaluationReport.Section(labelMetrics))
         if json {
             print(try EvalOutput.json(summary, context))

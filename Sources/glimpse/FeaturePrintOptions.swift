@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import GlimpseFeaturePrint
+import GlimpseEngine
 
 /// `--featureprint-model` and `--no-featureprint`: which feature-print network matching and labels use.
 struct FeaturePrintOptions: ParsableArguments {
@@ -20,14 +20,8 @@ struct FeaturePrintOptions: ParsableArguments {
         }
     }
 
-    /// The printer pool by the shared rule (``FeaturePrinterPool/load(explicit:catalogDirectory:environment:)``),
-    /// `nil` with `--no-featureprint` or when no model is found.
-    func loadPrinter(catalogDirectory: String?) throws -> FeaturePrinterPool? {
-        guard !noFeaturePrint else { return nil }
-        do {
-            return try FeaturePrinterPool.load(explicit: featurePrintModel, catalogDirectory: catalogDirectory)
-        } catch {
-            throw IntentsCommandError(error.description)
-        }
+    /// Which network the engine loads: none with `--no-featureprint`, the named file, or the default rule.
+    var choice: ModelChoice {
+        noFeaturePrint ? .off : ModelChoice(path: featurePrintModel)
     }
 }

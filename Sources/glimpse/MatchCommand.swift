@@ -1,4 +1,5 @@
 import ArgumentParser
+import GlimpseEngine
 import GlimpseBatch
 
 /// `glimpse match DIR`: matches every picture in a folder against the catalog, one record per picture.
@@ -48,7 +49,7 @@ struct MatchCommand: AsyncParsableCommand {
     @Flag(help: "Continue an interrupted run from its --output file.")
     var resume = false
 
-    @OptionGroup var matching: CatalogMatcherOptions
+    @OptionGroup var matching: EngineOptions
 
     func validate() throws {
         guard let format = RecordFormat(rawValue: format) else {
@@ -66,7 +67,7 @@ struct MatchCommand: AsyncParsableCommand {
         let format = RecordFormat(rawValue: self.format) ?? .jsonl
         do {
             let walker = try ImageWalker(root: directory, options: WalkOptions(recursive: recursive, allFiles: allFiles))
-            let matcher = try await matching.load()
+            let matcher = CatalogMatcher(engine: try await matching.load())
             let runner = BatchRunner(matcher: matcher, jobs: jobs, limit: limit)
 
             var state = ResumeState()
@@ -107,7 +108,7 @@ struct MatchCommand: AsyncParsableCommand {
             case .outputLocked: throw ExitCode(75)
             default: throw ExitCode(65)
             }
-        } catch let error as CatalogMatcherError {
+        } catch let error as EngineError {
             BatchProgress.writeError("glimpse match: \(error)\n")
             throw ExitCode(66)
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import GlimpseCatalog
-import GlimpseServer
+import GlimpseClient
+import GlimpseWire
 
 extension QueryCommand {
     /// Sends each picture (or the cursor) to the daemon at `socket` over one connection and prints
@@ -15,7 +15,7 @@ extension QueryCommand {
             try await client.withConnection { connection in
                 if let cursor {
                     let answer = try await connection.next(cursor: cursor, limit: limit)
-                    printPage(try answer.visualSearchResponse(), moreCommand: more)
+                    printPage(answer, moreCommand: more)
                     return
                 }
                 guard !files.isEmpty else {
@@ -32,7 +32,7 @@ extension QueryCommand {
                     }
                     do {
                         let answer = try await connection.query(image: bytes, labels: given, limit: limit)
-                        printPage(try answer.visualSearchResponse(), moreCommand: more)
+                        printPage(answer, moreCommand: more)
                     } catch let error as GlimpseClientError {
                         failures += reportFailure("\(file): \(error.description)")
                     }

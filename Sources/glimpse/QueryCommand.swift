@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
+import GlimpseBasics
 import GlimpseCatalog
-import GlimpseFeaturePrint
+import GlimpseEngine
 import GlimpseImage
 import GlimpseIntents
-import GlimpseLabels
-import GlimpseVision
+import GlimpseWire
 
 /// `glimpse query`: the visual search, from a picture and/or labels to places and collections.
 struct QueryCommand: AsyncParsableCommand {
@@ -39,12 +39,7 @@ struct QueryCommand: AsyncParsableCommand {
     @Argument(help: "The pictures to search with (PNG or JPEG), each answered in turn. Optional with --labels or --cursor.")
     var files: [String] = []
 
-    @Option(name: .customLong("catalog"), help: "The catalog folder holding catalog.json.")
-    var catalog = "Images"
-
-    @OptionGroup var featureCache: FeatureCacheOptions
-
-    @OptionGroup var featurePrint: FeaturePrintOptions
+    @OptionGroup var engine: EngineOptions
 
     @Option(name: .customLong("labels"), help: "Comma-separated labels describing the picture, such as 'tower,sky'.")
     var labels: String?
@@ -54,9 +49,6 @@ struct QueryCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("cursor"), help: "Continue from the cursor a previous page printed.")
     var cursor: String?
-
-    @Option(name: .customLong("label-model"), help: "The label model file used to derive labels.")
-    var labelModel: String?
 
     @Flag(name: .customLong("json"), help: "Print the page as JSON.")
     var json = false
@@ -76,49 +68,52 @@ struct QueryCommand: AsyncParsableCommand {
             try await runAgainstDaemon(socket: socket)
             return
         }
-        let loaded: Catalog
-        do { loaded = try Catalog.load(directory: catalog) } catch { throw IntentsCommandError(error.description) }
-        let store = SnapshotStore(cursorKey: Self.cursorKey())
-        let snapshot = store.publish(loaded)
-
-        if let cursor {
-            let query = VisualSearchQuery(snapshot: snapshot, store: store)
-            let page: VisualSearchPage
-            do { page = try query.page(after: cursor, limit: limit) } catch { throw IntentsCommandError(error.description) }
-            printPage(VisualSearchResponse(page), moreCommand: moreCommand())
-            return
-        }
         let given = givenLabels()
-        if files.isEmpty {
-            let query = VisualSearchQuery(snapshot: snapshot, store: store)
-            let page = try await query.search(SemanticContentDescriptor(labels: given, pixelBuffer: nil), limit: limit)
-            printPage(VisualSearchResponse(page), moreCommand: moreCommand())
-            return
-        }
-        // The matcher and the label model are built once and serve every file.
-        let matcher: VisualMatcher
-        let printer = try featurePrint.loadPrinter(catalogDirectory: catalog)
+        // A cursor or labels alone need neither the matcher nor the models: only the catalog.
+        let picturesOnly = !files.isEmpty
+        let loaded: Engine
         do {
-            matcher = try await loaded.makeVisualMatcher(
-                featureCache: featureCache.prepare(catalogDirectory: catalog), printer: printer)
+            loaded = try await engine.load { configuration in
+                configuration.cursorKey = Self.cursorKey()
+                configuration.matchesPictures = picturesOnly && cursor == nil
+                if !configuration.matchesPictures { configuration.labelModel = .off }
+            }
         } catch {
             throw IntentsCommandError(error.description)
         }
-        let labeler = given.isEmpty ? try Self.labelPredictor(labelModel, catalogDirectory: catalog, printer: printer) : nil
-        let query = VisualSearchQuery(snapshot: snapshot, store: store, matcher: matcher, labeler: labeler)
+        if let cursor {
+            let page: VisualSearchPage
+            do { page = try loaded.page(after: cursor, limit: limit) } catch { throw IntentsCommandError(error.description) }
+            printPage(QueryResponseJSON(page: page), moreCommand: moreCommand())
+            return
+        }
+        if files.isEmpty {
+            let page = try await loaded.search(SemanticContentDescriptor(labels: given, pixelBuffer: nil), limit: limit)
+            printPage(QueryResponseJSON(page: page), moreCommand: moreCommand())
+            return
+        }
         var failures = 0
         for file in files {
             printHeader(file)
-            let picture: PixelBuffer
+            let clock = ContinuousClock()
+            let start = clock.now
+            let decoded: DecodedImage
             do {
-                picture = try ImageDecoder.decode(contentsOfFile: file, options: VisionConfiguration.default.queryDecoding)
-                    .pixelBuffer
+                decoded = try ImageDecoder.decode(contentsOfFile: file, options: loaded.decodingOptions)
             } catch {
                 failures += reportFailure("\(file): \(error.description)")
                 continue
             }
-            let page = try await query.search(SemanticContentDescriptor(labels: given, pixelBuffer: picture), limit: limit)
-            printPage(VisualSearchResponse(page), moreCommand: moreCommand())
+            let decodedAt = clock.now
+            let page = try await loaded.search(
+                SemanticContentDescriptor(labels: given, pixelBuffer: decoded.pixelBuffer), limit: limit)
+            let end = clock.now
+            let image = ImageInfoJSON(
+                format: decoded.format.rawValue, width: decoded.pixelBuffer.width, height: decoded.pixelBuffer.height)
+            let timings = TimingsJSON(
+                bodyMs: 0, decodeMs: (decodedAt - start).milliseconds, queryMs: (end - decodedAt).milliseconds,
+                totalMs: (end - start).milliseconds)
+            printPage(QueryResponseJSON(page: page, image: image, timings: timings), moreCommand: moreCommand())
         }
         if failures > 0 { throw ExitCode(1) }
     }
@@ -135,8 +130,8 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     /// Prints one page, as text or JSON.
-    func printPage(_ response: VisualSearchResponse, moreCommand: String) {
-        print(json ? response.json() : response.text(moreCommand: moreCommand))
+    func printPage(_ response: QueryResponseJSON, moreCommand: String) {
+        print(json ? response.prettyJSON() : response.text(moreCommand: moreCommand))
     }
 
     /// Prints `Error: message` on stderr and returns 1, for counting failures.
@@ -155,20 +150,9 @@ struct QueryCommand: AsyncParsableCommand {
         CursorKey(passphrase: ProcessInfo.processInfo.environment["GLIMPSE_CURSOR_KEY"] ?? "glimpse-cli-cursor")
     }
 
-    /// The label model, when a file is given or found; `nil` when there is none.
-    static func labelPredictor(
-        _ explicit: String?, catalogDirectory: String, printer: FeaturePrinterPool?
-    ) throws -> LabelPredictor? {
-        let path = explicit ?? LabelModel.defaultPath(catalogDirectory: catalogDirectory)
-        guard explicit != nil || FileManager.default.fileExists(atPath: path) else { return nil }
-        do { return LabelPredictor(model: try LabelModel.load(from: path, featurePrinter: printer)) } catch {
-            throw IntentsCommandError("label model \(path): \(error)")
-        }
-    }
-
     private func moreCommand() -> String {
         var parts = ["glimpse", "query", "--cursor", "CURSOR"]
-        if catalog != "Images" { parts += ["--catalog", catalog] }
+        if engine.catalog != "Images" { parts += ["--catalog", engine.catalog] }
         if limit != 10 { parts += ["--limit", String(limit)] }
         return parts.joined(separator: " ")
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GlimpseEngine
 import GlimpseServer
 import Logging
 
@@ -22,18 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The socket path. Default: $XDG_RUNTIME_DIR/glimpse/glimpse.sock, else /run/glimpse/glimpse.sock.")
     var socket: String?
 
-    @Option(help: "The catalog folder holding catalog.json.")
-    var catalog: String = "Images"
-
-    @OptionGroup var featureCache: FeatureCacheOptions
-
-    @OptionGroup var featurePrint: FeaturePrintOptions
-
-    @Option(help: """
-        The label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog \
-        folder, else in the current directory).
-        """)
-    var model: String?
+    @OptionGroup var engine: EngineOptions
 
     @Option(help: "The socket's permission bits, in octal.")
     var socketMode: String = "660"
@@ -121,14 +111,22 @@ struct ServeCommand: AsyncParsableCommand {
             // Refuse a live daemon, a non-socket or a too-long path before the slow catalog load.
             try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
             let start = ContinuousClock.now
-            let service = try await CatalogSearchService.load(
-                catalogDirectory: catalog, modelPath: model, featureCache: featureCache.prepare(catalogDirectory: catalog),
-                featurePrintModel: featurePrint.featurePrintModel, featurePrint: !featurePrint.noFeaturePrint)
+            let loaded: Engine
+            do {
+                loaded = try await engine.load()
+            } catch {
+                FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
+                throw ExitCode(error.isMissingFile ? 66 : 65)
+            }
+            let service = CatalogSearchService(engine: loaded)
             logger.info(
                 "catalog loaded",
                 metadata: [
-                    "catalog": "\(catalog)", "places": "\(service.placeCount)",
-                    "collections": "\(service.collectionCount)", "took": "\(ContinuousClock.now - start)",
+                    "catalog": "\(engine.catalog)", "places": "\(service.placeCount)",
+                    "collections": "\(service.collectionCount)",
+                    "labels": "\(loaded.labeler == nil ? "from matched places only (no label model)" : "label model")",
+                    "featureprint": "\(loaded.featurePrinter == nil ? "off" : "on")",
+                    "took": "\(ContinuousClock.now - start)",
                 ]
             )
             let server = try GlimpseServer(configuration: configuration, service: service, logger: logger)
@@ -145,8 +143,6 @@ struct ServeCommand: AsyncParsableCommand {
         case .invalidConfiguration, .socketPathTooLong: 64
         case .alreadyRunning, .notASocket: 69
         case .socketSetupFailed: 74
-        case .catalogUnavailable: 66
-        case .catalogInvalid: 65
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseEngine
 import GlimpseImage
 import GlimpseVision
 import Synchronization
@@ -21,7 +22,7 @@ var smallMatcher: Result<CatalogMatcher, any Error> {
                 let image = try ImageDecoder.decode(contentsOfFile: place.photoPath).pixelBuffer
                 return (id: place.id, features: FeatureExtractor.extract(from: image))
             }
-            return CatalogMatcher(catalog: catalog, matcher: VisualMatcher(references: references))
+            return CatalogMatcher(engine: Engine(catalog: catalog, matcher: VisualMatcher(references: references)))
         }
         cached = built
         return built
@@ -78,10 +79,12 @@ struct MixedFolder {
     @Test func aNamedLabelModelThatDoesNotExistIsAnErrorBeforeAnyWork() async throws {
         let missing = "/nonexistent-\(UUID().uuidString)/labels.glimpsemodel"
         do {
-            _ = try await CatalogMatcher.load(catalogDirectory: repositoryRoot + "/Images", labelModel: missing)
+            var configuration = EngineConfiguration(catalogDirectory: repositoryRoot + "/Images")
+            configuration.labelModel = .file(missing)
+            _ = try await Engine.load(configuration)
             Issue.record("loading with a missing label model succeeded")
         } catch {
-            guard case .labelModel(let path, _) = error else {
+            guard case .labelModelMissing(let path) = error else {
                 Issue.record("unexpected error \(error)")
                 return
             }
@@ -91,17 +94,17 @@ struct MixedFolder {
 
     @Test func queryPicturesAreDecodedNoLargerThanTheMatcherLooksAt() throws {
         let matcher = try smallMatcher.get()
-        let querySize = matcher.matcher.configuration.queryMaxLongSide
-        #expect(matcher.decoding.maxDimension == querySize)
+        let querySize = try #require(matcher.engine.current.matcher).configuration.queryMaxLongSide
+        #expect(matcher.engine.decodingOptions.maxDimension == querySize)
         let photo = matcher.catalog.places[0].photoPath
         let full = try ImageDecoder.decode(contentsOfFile: photo).pixelBuffer
-        let decoded = try ImageDecoder.decode(contentsOfFile: photo, options: matcher.decoding).pixelBuffer
+        let decoded = try ImageDecoder.decode(contentsOfFile: photo, options: matcher.engine.decodingOptions).pixelBuffer
         #expect(max(full.width, full.height) > querySize)
         #expect(max(decoded.width, decoded.height) == querySize)
         var smaller = VisionConfiguration.default
         smaller.queryMaxLongSide = 320
-        let other = CatalogMatcher(catalog: matcher.catalog, matcher: VisualMatcher(references: [], configuration: smaller))
-        #expect(other.decoding.maxDimension == 320)
+        let other = Engine(catalog: matcher.catalog, matcher: VisualMatcher(references: [], configuration: smaller))
+        #expect(other.decodingOptions.maxDimension == 320)
     }
 
     @Test func everyEntryIsReportedInOrderAndTheGoodPhotosMatch() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseClient
 import GlimpseServer
 import Logging
 import ServiceLifecycle
@@ -14,7 +15,7 @@ import Testing
         logger.logLevel = .warning
         let server = try GlimpseServer(
             configuration: GlimpseServerConfiguration(socketPath: directory.path + "/g.sock"),
-            service: CatalogSearchService(query: matcher.query),
+            service: CatalogSearchService(engine: matcher.engine),
             logger: logger)
         let group = ServiceGroup(services: [server], logger: logger)
         let running = Task { try await group.run() }

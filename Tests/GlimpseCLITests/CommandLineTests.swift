@@ -47,7 +47,8 @@ struct CommandLineTests {
         let results = page?["results"] as? [[String: Any]] ?? []
         #expect(results.count == 3)
         #expect(results.allSatisfy { $0["type"] as? String == "collection" })
-        let ids = results.compactMap { $0["id"] as? String }
+        // The daemon's document: each result carries its entity.
+        let ids = results.compactMap { ($0["entity"] as? [String: Any])?["id"] as? String }
         #expect(ids.contains("towers"), "\(ids)")
     }
 

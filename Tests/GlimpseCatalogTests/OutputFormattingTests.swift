@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseIntents
+import GlimpseWire
 import Testing
 @testable import GlimpseCatalog
 
@@ -16,22 +17,22 @@ struct OutputFormattingTests {
 
     @Test func responseCarriesThePageAndRoundTripsThroughJSON() async throws {
         let page = try await page(limit: 2)
-        let response = VisualSearchResponse(page)
-        #expect(response.results.map(\.id) == page.items.map(\.result.entityIdentifierString))
+        let response = QueryResponseJSON(page: page)
+        #expect(response.results.map(\.entity.id) == page.items.map(\.result.entityIdentifierString))
         #expect(response.results.first?.type == "place")
-        #expect(response.results.first?.title == "Eiffel Tower")
-        #expect(response.results.first?.subtitle == "France, Europe")
-        #expect(response.results.first?.inliers == 33)
-        #expect(response.nextCursor == page.nextCursor)
+        #expect(response.results.first?.entity.displayRepresentation.title == "Eiffel Tower")
+        #expect(response.results.first?.entity.displayRepresentation.subtitle == "France, Europe")
+        #expect(response.results.first?.evidence.inliers == 33)
+        #expect(response.next == page.nextCursor)
         #expect(response.ignoredLabels == ["kraken"])
         #expect(response.total == page.totalCount)
-        let decoded = try VisualSearchResponse(json: Array(response.json().utf8))
+        let decoded = try JSONDecoder().decode(QueryResponseJSON.self, from: Data(response.prettyJSON().utf8))
         #expect(decoded == response)
     }
 
     @Test func textShowsRanksScoresReasonsAndTheNextCommand() async throws {
-        let response = VisualSearchResponse(try await page(limit: 2))
-        let cursor = try #require(response.nextCursor)
+        let response = QueryResponseJSON(page: try await page(limit: 2))
+        let cursor = try #require(response.next)
         let lines = response.text(moreCommand: "glimpse query --cursor CURSOR").split(separator: "\n").map(String.init)
         #expect(lines[0].hasPrefix("  1. place      eiffel-tower"))
         #expect(lines[0].contains("0.7500  Eiffel Tower — France, Europe"))
@@ -42,7 +43,7 @@ struct OutputFormattingTests {
         #expect(lines.last == "more: glimpse query --cursor \(cursor)")
 
         var last = response
-        last.nextCursor = nil
+        last.next = nil
         #expect(!last.text().contains("more:"))
     }
 

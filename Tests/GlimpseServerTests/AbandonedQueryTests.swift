@@ -1,6 +1,7 @@
 import Foundation
 import GlimpseImage
 import GlimpseServer
+import GlimpseWire
 import Synchronization
 import Testing
 
@@ -19,7 +20,7 @@ private final class HeldSearchService: ForwardingSearchService {
     /// Lets the held search finish.
     func release() { released.store(true, ordering: .releasing) }
 
-    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> SearchPage {
+    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> QueryResponseJSON {
         if searches.add(1, ordering: .acquiringAndReleasing).newValue == 1 {
             // Blocks its query thread, as a long CPU-bound query does (an `await` would free the thread).
             let deadline = ContinuousClock.now + .seconds(60)

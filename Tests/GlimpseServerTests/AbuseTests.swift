@@ -1,6 +1,7 @@
 import Foundation
 import GlimpseImage
 import GlimpseServer
+import GlimpseWire
 import Synchronization
 import Testing
 
@@ -214,7 +215,7 @@ final class SlowSearchService: ForwardingSearchService {
         self.delay = delay
     }
 
-    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> SearchPage {
+    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> QueryResponseJSON {
         let end = ContinuousClock.now + delay
         while ContinuousClock.now < end {
             try cancellation.check()

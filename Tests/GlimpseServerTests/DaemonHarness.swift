@@ -1,4 +1,6 @@
 import Foundation
+import GlimpseClient
+import GlimpseEngine
 import GlimpseServer
 import Logging
 import ServiceLifecycle
@@ -54,10 +56,9 @@ actor SharedService {
 
     func get() async throws -> CatalogSearchService {
         if let loaded { return loaded }
-        let service = try await CatalogSearchService.load(
-            catalogDirectory: catalogDirectory,
-            modelPath: repositoryRoot + "/Models/labels.glimpsemodel"
-        )
+        var configuration = EngineConfiguration(catalogDirectory: catalogDirectory)
+        configuration.labelModel = .file(repositoryRoot + "/Models/labels.glimpsemodel")
+        let service = CatalogSearchService(engine: try await Engine.load(configuration))
         loaded = service
         return service
     }

@@ -1,5 +1,6 @@
 import CGlimpseSocket
 import Foundation
+import GlimpseClient
 import GlimpseServer
 import Synchronization
 import Testing

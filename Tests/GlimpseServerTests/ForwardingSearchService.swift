@@ -1,5 +1,6 @@
 import GlimpseImage
 import GlimpseServer
+import GlimpseWire
 
 /// A test service that wraps the real catalog service and changes only how picture searches run; the
 /// catalog figures, paging and entity queries are forwarded to ``real``.
@@ -13,7 +14,7 @@ extension ForwardingSearchService {
     var collectionCount: Int { real.collectionCount }
     var decodingOptions: DecodingOptions { real.decodingOptions }
 
-    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> SearchPage {
+    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> QueryResponseJSON {
         try await real.nextPage(cursor: cursor, limit: limit, cancellation: cancellation)
     }
 

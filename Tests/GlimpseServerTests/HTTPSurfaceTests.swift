@@ -1,6 +1,7 @@
 import Foundation
 import CGlimpseSocket
 @testable import GlimpseServer
+import GlimpseWire
 import Testing
 
 /// Runs `curl ARGUMENTS` (`-s`, over the daemon's socket) and returns the status, the head and the body.

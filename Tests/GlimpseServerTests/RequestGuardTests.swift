@@ -1,5 +1,6 @@
 import Foundation
 @testable import GlimpseServer
+import GlimpseWire
 import HTTPTypes
 import NIOCore
 import NIOEmbedded

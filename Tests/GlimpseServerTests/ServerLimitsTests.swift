@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseServer
+import GlimpseWire
 import NIOCore
 import Testing
 

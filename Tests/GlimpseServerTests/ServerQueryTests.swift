@@ -3,6 +3,7 @@ import GlimpseCatalog
 import GlimpseImage
 import GlimpseIntents
 import GlimpseServer
+import GlimpseWire
 import NIOCore
 import Testing
 
@@ -11,17 +12,14 @@ import Testing
 struct ServerQueryTests {
     /// The in-process answer for a photo, as `glimpse query` computes it: decode no larger than the
     /// matcher looks at, then ``VisualSearchQuery/search(_:limit:)``.
-    private func inProcess(_ name: String, limit: Int) async throws -> VisualSearchResponse {
-        let service = try await SharedService.shared.get()
-        let decoded = try ImageDecoder.decode(
-            try photoBytes(name), options: CatalogSearchService.queryDecodingOptions
-        )
-        let page = try await service.query.search(SemanticContentDescriptor(pixelBuffer: decoded.pixelBuffer), limit: limit)
-        return VisualSearchResponse(page)
+    private func inProcess(_ name: String, limit: Int) async throws -> QueryResponseJSON {
+        let engine = try await SharedService.shared.get().engine
+        let picture = try engine.decode(try photoBytes(name))
+        return QueryResponseJSON(page: try await engine.search(SemanticContentDescriptor(pixelBuffer: picture), limit: limit))
     }
 
     /// The printed text without the cursor line (cursors are signed with per-process keys).
-    private func printed(_ response: VisualSearchResponse) -> String {
+    private func printed(_ response: QueryResponseJSON) -> String {
         response.text().split(separator: "\n").filter { !$0.hasPrefix("more: ") }.joined(separator: "\n")
     }
 
@@ -35,17 +33,18 @@ struct ServerQueryTests {
             for name in samplePhotos {
                 let expected = try await inProcess(name, limit: 3)
                 let answer = try await connection.query(image: try photoBytes(name), limit: 3)
-                let viaDaemon = try answer.visualSearchResponse()
+                let viaDaemon = answer
                 #expect(printed(viaDaemon) == printed(expected), "\(name)")
                 // The same results, but for the picture: the daemon names its URL, never a host path.
-                #expect(viaDaemon.results.map(\.id) == expected.results.map(\.id))
+                #expect(viaDaemon.results.map(\.entity) == expected.results.map(\.entity))
                 #expect(viaDaemon.results.map(\.score) == expected.results.map(\.score))
                 #expect(viaDaemon.results.map(\.reason) == expected.results.map(\.reason))
-                for result in viaDaemon.results where result.image != nil {
-                    #expect(result.image == "/v1/entities/\(result.type)/\(result.id)/image")
+                for result in viaDaemon.results {
+                    let image = result.entity.displayRepresentation.image
+                    #expect(image == nil || image == "/v1/entities/\(result.type)/\(result.entity.id)/image")
                 }
                 #expect(viaDaemon.labels == expected.labels)
-                #expect((answer.next != nil) == (expected.nextCursor != nil))
+                #expect((answer.next != nil) == (expected.next != nil))
                 #expect(answer.image?.format == "jpeg")
                 #expect(answer.timings.totalMs >= answer.timings.decodeMs + answer.timings.queryMs)
                 #expect(!answer.results.isEmpty)
@@ -53,7 +52,7 @@ struct ServerQueryTests {
                     let next = try await connection.next(cursor: cursor)
                     let all = try await inProcess(name, limit: 100)
                     #expect(next.offset == 3)
-                    #expect(next.results.map(\.entity.id) == Array(all.results.dropFirst(3).prefix(10)).map(\.id))
+                    #expect(next.results.map(\.entity.id) == Array(all.results.dropFirst(3).prefix(10)).map(\.entity.id))
                 }
             }
             let health = try await connection.health()

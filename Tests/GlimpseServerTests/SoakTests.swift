@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseServer
+import GlimpseWire
 import Testing
 
 // A soak of the real `glimpse serve` process: a long, seeded mix of good and hostile requests from

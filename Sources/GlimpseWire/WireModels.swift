@@ -1,4 +1,5 @@
-/// The JSON bodies of the daemon's API (see docs/api.md). The client decodes the same types.
+/// The JSON bodies of the daemon's API (see docs/api.md). The daemon encodes them, the client decodes
+/// them, and `glimpse query` prints them: one shape from the catalog to the wire.
 
 /// A JSON value of any shape, for entity properties.
 public enum JSONValue: Codable, Sendable, Equatable {
@@ -210,18 +211,23 @@ public struct QueryResponseJSON: Codable, Sendable, Equatable {
     public var matcherTimingsMs: [String: Double]
 
     /// Creates a query response.
-    public init(page: SearchPage, image: ImageInfoJSON?, timings: TimingsJSON) {
-        self.results = page.results
-        self.labels = page.labels
-        self.labelSource = page.labelSource
-        self.ignoredLabels = page.ignoredLabels
-        self.next = page.next
-        self.snapshot = page.snapshot
-        self.offset = page.offset
-        self.total = page.total
+    public init(
+        results: [SearchResultJSON], labels: [LabelScoreJSON], labelSource: String, ignoredLabels: [String],
+        next: String?, snapshot: String, offset: Int, total: Int, image: ImageInfoJSON? = nil,
+        timings: TimingsJSON = TimingsJSON(bodyMs: 0, decodeMs: 0, queryMs: 0, totalMs: 0),
+        matcherTimingsMs: [String: Double] = [:]
+    ) {
+        self.results = results
+        self.labels = labels
+        self.labelSource = labelSource
+        self.ignoredLabels = ignoredLabels
+        self.next = next
+        self.snapshot = snapshot
+        self.offset = offset
+        self.total = total
         self.image = image
         self.timings = timings
-        self.matcherTimingsMs = page.matcherTimingsMs
+        self.matcherTimingsMs = matcherTimingsMs
     }
 }
 

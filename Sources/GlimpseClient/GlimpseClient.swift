@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseWire
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -175,7 +176,7 @@ public struct GlimpseClientResponse: Sendable {
     /// The body decoded as `T`, or the daemon's error as ``GlimpseClientError/server(status:code:message:)``.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         guard (200..<300).contains(status) else {
-            if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(buffer: body)) {
+            if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body.readableBytesView)) {
                 throw GlimpseClientError.server(
                     status: status, code: envelope.error.code, message: envelope.error.message
                 )
@@ -183,7 +184,7 @@ public struct GlimpseClientResponse: Sendable {
             throw GlimpseClientError.server(status: status, code: "unknown", message: String(buffer: body))
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: body))
+            return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
         } catch {
             throw GlimpseClientError.malformedAnswer("\(error)")
         }

@@ -1,0 +1,230 @@
+public import GlimpseCatalog
+public import GlimpseFeaturePrint
+public import GlimpseImage
+public import GlimpseIntents
+public import GlimpseLabels
+public import GlimpseVision
+import Foundation
+import Synchronization
+
+/// Glimpse's one pipeline: the catalog, the visual matcher over its reference photos, the feature
+/// printer, the label model and the decoding policy, loaded once by one rule and shared by the
+/// daemon, `glimpse query`, `glimpse match`, `glimpse eval`, `glimpse bench` and library users.
+///
+/// ```swift
+/// var configuration = EngineConfiguration(catalogDirectory: "Images")
+/// configuration.featureCache = "/tmp/glimpse-features.glfeat"
+/// let engine = try await Engine.load(configuration)
+/// let picture = try engine.decode(contentsOfFile: "query.jpg")
+/// let page = try await engine.search(SemanticContentDescriptor(pixelBuffer: picture), limit: 5)
+/// ```
+///
+/// **What is optional.** The catalog must load. Each model is loaded by ``ModelChoice``: a named file
+/// must load, a conventional file is used when it exists, and without one the engine runs without
+/// it (``labeler`` or ``featurePrinter`` is `nil`).
+///
+/// **Snapshots.** What a query runs against is one ``Generation``: a catalog snapshot with the matcher
+/// built for it. ``install(_:)`` builds a new generation for a changed catalog and swaps it in
+/// atomically; queries already running finish on the generation they started with, and cursors of
+/// earlier generations keep paging while their snapshot is kept by the ``store``.
+///
+/// Safe to share between tasks.
+public final class Engine: Sendable {
+    /// One catalog snapshot with the matcher built for it: what a query runs against.
+    public struct Generation: Sendable {
+        /// The catalog snapshot.
+        public let snapshot: CatalogSnapshot
+        /// The matcher over its reference photos; `nil` when the engine does not match pictures.
+        public let matcher: VisualMatcher?
+        /// The visual search over this snapshot.
+        public let query: VisualSearchQuery
+        /// Where the matcher's reference features came from (`nil` without a matcher).
+        public let referenceSource: ReferenceLoader.Source?
+        /// Why the feature cache was not used or not written, when it was not.
+        public let cacheProblem: VisionError?
+
+        /// The catalog.
+        public var catalog: Catalog { snapshot.catalog }
+    }
+
+    /// What was asked for.
+    public let configuration: EngineConfiguration
+    /// The feature printer, when a feature-print model was loaded.
+    public let featurePrinter: FeaturePrinterPool?
+    /// The scene labeller, when a label model was loaded.
+    public let labeler: LabelPredictor?
+    /// The recent catalog snapshots, for paging, and the cursor key.
+    public let store: SnapshotStore
+    private let generation: Mutex<Generation>
+
+    /// Loads everything `configuration` names.
+    ///
+    /// Reference features are read from the feature cache when it matches the photos and settings,
+    /// and extracted (on all cores) otherwise.
+    ///
+    /// - Throws: ``EngineError`` naming the file at fault.
+    public static func load(_ configuration: EngineConfiguration) async throws(EngineError) -> Engine {
+        let directory = configuration.catalogDirectory
+        let catalog: Catalog
+        do throws(CatalogError) {
+            catalog = try Catalog.load(directory: directory)
+        } catch {
+            throw .catalog(error)
+        }
+        var printer: FeaturePrinterPool?
+        if configuration.matchesPictures || configuration.labelModel != .off {
+            printer = try loadPrinter(configuration.featurePrintModel, catalogDirectory: directory)
+        }
+        let labeler = try loadLabeler(configuration.labelModel, catalogDirectory: directory, printer: printer)
+        if !configuration.matchesPictures && labeler == nil { printer = nil }
+        let engine = Engine(
+            configuration: configuration, featurePrinter: printer, labeler: labeler,
+            generation: try await Self.generation(for: catalog, configuration: configuration, printer: printer,
+                                                  labeler: labeler, store: SnapshotStore(cursorKey: configuration.cursorKey))
+        )
+        return engine
+    }
+
+    /// An engine from parts already built (tests, and callers with their own matcher). `matcher`'s
+    /// reference ids must be place ids of `catalog`.
+    public convenience init(
+        catalog: Catalog, matcher: VisualMatcher?, labeler: LabelPredictor? = nil,
+        configuration: EngineConfiguration? = nil
+    ) {
+        var settings = configuration ?? EngineConfiguration(catalogDirectory: catalog.directory)
+        if let matcher { settings.vision = matcher.configuration }
+        settings.matchesPictures = matcher != nil
+        let store = SnapshotStore(cursorKey: settings.cursorKey)
+        let snapshot = store.publish(catalog)
+        let query = VisualSearchQuery(
+            snapshot: snapshot, store: store, matcher: matcher, labeler: labeler, configuration: settings.search)
+        self.init(
+            configuration: settings, featurePrinter: matcher?.printer as? FeaturePrinterPool, labeler: labeler,
+            generation: Generation(
+                snapshot: snapshot, matcher: matcher, query: query, referenceSource: nil, cacheProblem: nil))
+    }
+
+    private init(
+        configuration: EngineConfiguration, featurePrinter: FeaturePrinterPool?, labeler: LabelPredictor?,
+        generation: Generation
+    ) {
+        self.configuration = configuration
+        self.featurePrinter = featurePrinter
+        self.labeler = labeler
+        self.store = generation.query.store
+        self.generation = Mutex(generation)
+    }
+
+    // MARK: - The current generation
+
+    /// The generation new queries run against.
+    public var current: Generation { generation.withLock { $0 } }
+
+    /// The current catalog.
+    public var catalog: Catalog { current.catalog }
+
+    /// Builds the matcher for `catalog` (reading the feature cache, extracting what it lacks) and makes
+    /// it the current generation. Queries already running finish on the previous one.
+    ///
+    /// - Returns: the new generation.
+    /// - Throws: ``EngineError/catalog(_:)`` when a reference photo cannot be decoded; the current
+    ///   generation is then left as it was.
+    @discardableResult
+    public func install(_ catalog: Catalog) async throws(EngineError) -> Generation {
+        let next = try await Self.generation(
+            for: catalog, configuration: configuration, printer: featurePrinter, labeler: labeler, store: store)
+        generation.withLock { $0 = next }
+        return next
+    }
+
+    // MARK: - Queries
+
+    /// How query pictures are decoded: no larger than the matcher looks at, orientation applied.
+    /// `glimpse query`, `glimpse match` and the daemon all decode this way, so their answers agree.
+    public var decodingOptions: DecodingOptions { configuration.vision.queryDecoding }
+
+    /// Decodes an encoded query picture with ``decodingOptions``.
+    public func decode(_ bytes: [UInt8]) throws(ImageDecodingError) -> PixelBuffer {
+        try ImageDecoder.decode(bytes, options: decodingOptions).pixelBuffer
+    }
+
+    /// Decodes a query picture file with ``decodingOptions``.
+    public func decode(contentsOfFile path: String) throws(ImageDecodingError) -> PixelBuffer {
+        try ImageDecoder.decode(contentsOfFile: path, options: decodingOptions).pixelBuffer
+    }
+
+    /// The first page of the visual search for a picture and/or labels, on the current generation.
+    ///
+    /// - Parameter limit: the page size; `nil` for the default.
+    public func search(_ input: SemanticContentDescriptor, limit: Int? = nil) async throws -> VisualSearchPage {
+        try await current.query.search(input, limit: limit)
+    }
+
+    /// The page after the one that returned `cursor`, from the snapshot the cursor belongs to.
+    public func page(after cursor: String, limit: Int? = nil) throws(VisualSearchError) -> VisualSearchPage {
+        try current.query.page(after: cursor, limit: limit)
+    }
+
+    // MARK: - Loading
+
+    private static func generation(
+        for catalog: Catalog, configuration: EngineConfiguration, printer: FeaturePrinterPool?,
+        labeler: LabelPredictor?, store: SnapshotStore
+    ) async throws(EngineError) -> Generation {
+        var matcher: VisualMatcher?
+        var source: ReferenceLoader.Source?
+        var cacheProblem: VisionError?
+        if configuration.matchesPictures {
+            do throws(CatalogError) {
+                (matcher, source, cacheProblem) = try await catalog.buildVisualMatcher(
+                    configuration: configuration.vision, placeIDs: configuration.placeIDs,
+                    featureCache: configuration.featureCache, printer: printer,
+                    syntheticReferences: configuration.syntheticReferences)
+            } catch {
+                throw .catalog(error)
+            }
+        }
+        let snapshot = store.publish(catalog)
+        let query = VisualSearchQuery(
+            snapshot: snapshot, store: store, matcher: matcher, labeler: labeler, configuration: configuration.search)
+        return Generation(
+            snapshot: snapshot, matcher: matcher, query: query, referenceSource: source, cacheProblem: cacheProblem)
+    }
+
+    private static func loadPrinter(
+        _ choice: ModelChoice, catalogDirectory: String
+    ) throws(EngineError) -> FeaturePrinterPool? {
+        let explicit: String?
+        switch choice {
+        case .off: return nil
+        case .automatic: explicit = nil
+        case .file(let path): explicit = path
+        }
+        do throws(FeaturePrintModelError) {
+            return try FeaturePrinterPool.load(explicit: explicit, catalogDirectory: catalogDirectory)
+        } catch {
+            throw .featurePrintModel(error)
+        }
+    }
+
+    private static func loadLabeler(
+        _ choice: ModelChoice, catalogDirectory: String, printer: FeaturePrinterPool?
+    ) throws(EngineError) -> LabelPredictor? {
+        let path: String
+        switch choice {
+        case .off:
+            return nil
+        case .automatic:
+            path = LabelModel.defaultPath(catalogDirectory: catalogDirectory)
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+        case .file(let named):
+            path = named
+            guard FileManager.default.fileExists(atPath: path) else { throw .labelModelMissing(path: path) }
+        }
+        do throws(LabelModelError) {
+            return LabelPredictor(model: try LabelModel.load(from: path, featurePrinter: printer))
+        } catch {
+            throw .labelModel(error)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import GlimpseEngine
+
+/// The catalog, feature cache and models every command that matches pictures loads
+/// (`serve`, `query`, `match`, `bench`, `eval`): one set of options for the ``Engine``.
+struct EngineOptions: ParsableArguments {
+    @Option(help: "The catalog folder holding catalog.json.")
+    var catalog = "Images"
+
+    @OptionGroup var featureCache: FeatureCacheOptions
+
+    @Option(name: [.customLong("label-model"), .customLong("model")], help: """
+        The scene label model (default: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the \
+        catalog folder, else in the current directory; labels are derived only from a matched place when \
+        none is found). A named file must exist.
+        """)
+    var labelModel: String?
+
+    @OptionGroup var featurePrint: FeaturePrintOptions
+
+    /// What the engine loads, by these options.
+    func configuration() -> EngineConfiguration {
+        var configuration = EngineConfiguration(catalogDirectory: catalog)
+        configuration.featureCache = featureCache.prepare(catalogDirectory: catalog)
+        configuration.labelModel = ModelChoice(path: labelModel)
+        configuration.featurePrintModel = featurePrint.choice
+        return configuration
+    }
+
+    /// Loads the engine these options describe, after `adjust` has changed its configuration.
+    func load(_ adjust: (inout EngineConfiguration) -> Void = { _ in }) async throws(EngineError) -> Engine {
+        var configuration = configuration()
+        adjust(&configuration)
+        return try await Engine.load(configuration)
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import GlimpseCatalog
 import GlimpseEngine
 import GlimpseImage
+import GlimpseTestSupport
 import GlimpseVision
 import Synchronization
 import Testing

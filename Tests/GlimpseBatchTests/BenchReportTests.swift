@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseTestSupport
 import Testing
 
 @testable import GlimpseBatch
@@ -44,7 +45,7 @@ import Testing
 
     @Test func inProcessRunsEveryStageAndItsJSONHasTheExpectedKeys() async throws {
         let matcher = try smallMatcher.get()
-        let pictures = try samplePhotos().prefix(3).map { (path: $0, bytes: try FileReader().read($0)) }
+        let pictures = try Repository.samplePhotos().prefix(3).map { (path: $0, bytes: try FileReader().read($0)) }
             + [(path: "broken.jpg", bytes: [0xFF, 0xD8, 0xFF])]
         var report = BenchReport(mode: "in-process")
         report.stages = await InProcessBench(passes: 1, limit: 3).run(matcher, pictures: pictures)

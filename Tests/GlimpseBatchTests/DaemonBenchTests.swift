@@ -1,6 +1,7 @@
 import Foundation
 import GlimpseClient
 import GlimpseServer
+import GlimpseTestSupport
 import Logging
 import ServiceLifecycle
 import Testing
@@ -21,7 +22,7 @@ import Testing
         let running = Task { try await group.run() }
         await server.ready.wait()
 
-        let pictures = try samplePhotos().prefix(2).map { try FileReader().read($0) }
+        let pictures = try Repository.samplePhotos().prefix(2).map { try FileReader().read($0) }
         let bench = DaemonBench(socketPath: server.configuration.socketPath, concurrency: [1, 3],
                                 duration: .seconds(2), limit: 3)
         var report = BenchReport(mode: "daemon")

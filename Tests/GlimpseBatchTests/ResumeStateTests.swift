@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseTestSupport
 import Testing
 
 @testable import GlimpseBatch

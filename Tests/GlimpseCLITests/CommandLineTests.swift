@@ -1,23 +1,6 @@
 import Foundation
+import GlimpseTestSupport
 import Testing
-
-/// The repository root, found from this file's path.
-private let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
-
-/// The built `glimpse` executable, found next to the test bundle.
-private func glimpseExecutable() throws -> String {
-    var url = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-    while url.path != "/" {
-        let candidate = url.deletingLastPathComponent().appendingPathComponent("glimpse").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        url.deleteLastPathComponent()
-    }
-    throw POSIXError(.ENOENT)
-}
 
 /// Runs `glimpse` from the repository root; returns its exit status, stdout and stderr.
 private func glimpse(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {

@@ -1,12 +1,11 @@
 import Foundation
+import GlimpseTestSupport
 @testable import GlimpseCatalog
 
 /// Paths and catalogs shared by the catalog tests.
 enum Fixtures {
     /// The repository's `Images` folder.
-    static let imagesDirectory: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Images").path
+    static var imagesDirectory: String { Repository.images }
 
     /// The sample catalog, loaded once.
     static let catalog: Catalog = {
@@ -17,10 +16,7 @@ enum Fixtures {
 
     /// A fresh temporary folder.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("glimpse-catalog-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        URL(fileURLWithPath: try TemporaryDirectory(removedOnRelease: false).path, isDirectory: true)
     }
 
     /// The sample catalog's JSON as a mutable dictionary.

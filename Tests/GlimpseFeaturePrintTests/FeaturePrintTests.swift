@@ -1,5 +1,6 @@
 import GlimpseFeaturePrint
 import GlimpseImage
+import GlimpseTestSupport
 import Testing
 
 @Suite("Feature prints and preprocessing")
@@ -18,7 +19,7 @@ struct FeaturePrintTests {
     @Test("squash reduces the whole image; centerCrop the centred square")
     func preprocessingModes() throws {
         // Left third red, middle third green, right third blue, 672×224.
-        let image = try Support.image(width: 672, height: 224) { x, _ in
+        let image = try TestImages.image(width: 672, height: 224) { x, _ in
             x < 224 ? (255, 0, 0) : x < 448 ? (0, 255, 0) : (0, 0, 255)
         }
         let squashed = FeaturePrintPreprocessing.squash.networkInput(from: image, size: 224)

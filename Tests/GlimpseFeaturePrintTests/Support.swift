@@ -1,15 +1,12 @@
 import Foundation
 import GlimpseFeaturePrint
 import GlimpseImage
+import GlimpseTestSupport
 
 /// Paths and builders shared by the feature-print tests.
 enum Support {
-    /// The repository root, found from this file's path.
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    /// The repository root.
+    static var root: String { Repository.root }
 
     static var committedModelPath: String { root + "/" + FeaturePrintModel.conventionalPath }
     static var fixtures: String { root + "/Tests/GlimpseFeaturePrintTests/Fixtures" }
@@ -76,22 +73,9 @@ enum Support {
                                      layers: layers)
     }
 
-    /// A `width × height` rgb8 image coloured by `colour(x, y)`.
-    static func image(width: Int, height: Int, _ colour: (Int, Int) -> (UInt8, UInt8, UInt8)) throws -> PixelBuffer {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (r, g, b) = colour(x, y)
-                bytes += [r, g, b]
-            }
-        }
-        return try PixelBuffer(width: width, height: height, pixelFormat: .rgb8, bytes: bytes)
-    }
-
     /// A busy test picture: gradients and a checkerboard, different per `seed`.
     static func pattern(width: Int, height: Int, seed: Int = 0) throws -> PixelBuffer {
-        try image(width: width, height: height) { x, y in
+        try TestImages.image(width: width, height: height) { x, y in
             (UInt8(truncatingIfNeeded: x * 255 / max(width - 1, 1) + seed * 37),
              UInt8(truncatingIfNeeded: y * 255 / max(height - 1, 1) + seed * 11),
              ((x / 3 + y / 3 + seed) % 2 == 0) ? 230 : 20)

@@ -1,37 +1,7 @@
 import Foundation
 import GlimpseFiles
+import GlimpseTestSupport
 import Testing
-
-/// A fresh empty directory under the system temporary folder, removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.path + "/glimpse-files-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// The names in the directory, hidden ones included, sorted.
-    func names() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-    }
-
-    /// The contents of `name` inside the directory.
-    func contents(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + "/" + name)))
-    }
-
-    /// Creates `name` inside the directory with `bytes`, bypassing AtomicFile.
-    @discardableResult
-    func plant(_ name: String, _ bytes: [UInt8]) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: path + "/" + name))
-        return path + "/" + name
-    }
-}
 
 @Suite("AtomicFile")
 struct AtomicFileTests {
@@ -102,10 +72,10 @@ struct AtomicFileTests {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/a.idx"
         try AtomicFile.replace(path, with: [9])
-        try directory.plant(".a.idx.tmp.12345.7", [1])
-        try directory.plant(".a.idx.tmp.999", [2])  // an older naming scheme without the serial
-        try directory.plant(".b.idx.tmp.12345.1", [3])
-        try directory.plant("a.idx.tmp.1", [4])
+        try directory.write(".a.idx.tmp.12345.7", [1])
+        try directory.write(".a.idx.tmp.999", [2])  // an older naming scheme without the serial
+        try directory.write(".b.idx.tmp.12345.1", [3])
+        try directory.write("a.idx.tmp.1", [4])
         #expect(AtomicFile.removeStaleTemporaryFiles(forTarget: path) == 2)
         #expect(try directory.names() == [".b.idx.tmp.12345.1", "a.idx", "a.idx.tmp.1"])
         #expect(AtomicFile.removeStaleTemporaryFiles(forTarget: path) == 0)
@@ -117,7 +87,7 @@ struct AtomicFileTests {
     func readPeeks() throws {
         let directory = try TemporaryDirectory()
         let bytes = (0..<5000).map { UInt8(truncatingIfNeeded: $0) }
-        let path = try directory.plant("f", bytes)
+        let path = try directory.write("f", bytes)
         var seen: [([UInt8], Int)] = []
         let read = try AtomicFile.read(path, peekBytes: 16, mapError: { $0 }) { (head, size) throws(FileError) in
             seen.append((head, size))
@@ -125,7 +95,7 @@ struct AtomicFileTests {
         #expect(read == bytes)
         #expect(seen.count == 1 && seen.first?.0 == Array(bytes.prefix(16)) && seen.first?.1 == 5000)
         // A file shorter than the peek is handed over whole.
-        let short = try directory.plant("short", [7, 8])
+        let short = try directory.write("short", [7, 8])
         let all = try AtomicFile.read(short, peekBytes: 16, mapError: { $0 }) { (head, size) throws(FileError) in
             #expect(head == [7, 8] && size == 2)
         }
@@ -139,7 +109,7 @@ struct AtomicFileTests {
     @Test("read refuses at the peek, before the rest of a huge file is allocated or read")
     func readRefusesAtPeek() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.plant("huge", Array("HEAD".utf8))
+        let path = try directory.write("huge", Array("HEAD".utf8))
         // A sparse 64 GiB file: reading it whole would exhaust memory or take minutes.
         let huge = 1 << 36
         #expect(truncate(path, off_t(huge)) == 0)
@@ -173,8 +143,8 @@ struct AtomicFileTests {
     func readAll() throws {
         let directory = try TemporaryDirectory()
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
-        #expect(try AtomicFile.readAll(directory.plant("big", bytes)) == bytes)
-        #expect(try AtomicFile.readAll(directory.plant("empty", [])) == [])
+        #expect(try AtomicFile.readAll(directory.write("big", bytes)) == bytes)
+        #expect(try AtomicFile.readAll(directory.write("empty", [])) == [])
         #if os(Linux)
         // Files under /proc have size 0 but contents.
         #expect(String(decoding: try AtomicFile.readAll("/proc/self/status"), as: UTF8.self).contains("Pid:"))
@@ -186,7 +156,7 @@ struct AtomicFileTests {
     @Test("size(of:) gives the size, or nil for a missing file")
     func size() throws {
         let directory = try TemporaryDirectory()
-        #expect(AtomicFile.size(of: try directory.plant("five", [1, 2, 3, 4, 5])) == 5)
+        #expect(AtomicFile.size(of: try directory.write("five", [1, 2, 3, 4, 5])) == 5)
         #expect(AtomicFile.size(of: directory.path + "/missing") == nil)
     }
 

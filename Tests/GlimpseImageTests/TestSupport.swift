@@ -3,17 +3,11 @@ import Foundation
 import GlimpseFiles
 import GlimpseImage
 import GlimpseIndex
+import GlimpseTestSupport
 
 /// Paths of the sample catalog, found by walking up from this file to the directory holding `Images/photos`.
 enum Fixtures {
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Images/photos").path) { return url }
-            url.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }()
+    static var root: URL { URL(fileURLWithPath: Repository.root) }
 
     static let photosDirectory = root.appendingPathComponent("Images/photos")
 

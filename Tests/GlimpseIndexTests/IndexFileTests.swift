@@ -4,18 +4,14 @@ import Glibc
 import Darwin
 #endif
 import GlimpseFiles
+import GlimpseTestSupport
 import Testing
 
 @testable import GlimpseIndex
 
-/// A fresh empty directory under /tmp for one test.
+/// A fresh empty directory under /tmp for one test (kept, as the test may read it after its last use).
 func makeTemporaryDirectory() throws -> String {
-    var template = Array("/tmp/glimpse-index-test-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress.flatMap { mkdtemp($0) } != nil
-    }
-    try #require(made, "mkdtemp failed (errno \(errno))")
-    return String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    try TemporaryDirectory(removedOnRelease: false).path
 }
 
 /// Removes the files of a test directory and the directory.

@@ -1,15 +1,12 @@
 import Foundation
+import GlimpseTestSupport
 import Testing
 @testable import GlimpseLabels
 
 @Suite("Where the label model is found")
 struct DefaultModelPathTests {
-    /// The repository root, found from this file's path.
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    /// The repository root.
+    static var root: String { Repository.root }
 
     @Test("$GLIMPSE_LABEL_MODEL first, then Models/ beside the catalog folder, then the current directory")
     func order() throws {

@@ -1,4 +1,5 @@
 import GlimpseImage
+import GlimpseTestSupport
 import Testing
 @testable import GlimpseLabels
 
@@ -8,7 +9,7 @@ struct FeatureTests {
                                                    ColourHistogramExtractor()]
 
     static func scene(flipped: Bool) throws -> PixelBuffer {
-        try Fixtures.image(width: 200, height: 120) { x, y in
+        try TestImages.image(width: 200, height: 120) { x, y in
             let x = flipped ? 199 - x : x
             if y < 50 { return (UInt8(80 + x / 4), 140, 220) }
             if x < 60 { return (120, 110, UInt8(90 + (x * y) % 40)) }
@@ -39,8 +40,8 @@ struct FeatureTests {
     @Test("scene features see layout: sky above grass differs from grass above sky")
     func layout() throws {
         let extractor = SceneFeatureExtractor()
-        let skyTop = try Fixtures.image(width: 90, height: 90) { _, y in y < 45 ? (90, 150, 230) : (40, 140, 40) }
-        let skyBottom = try Fixtures.image(width: 90, height: 90) { _, y in y >= 45 ? (90, 150, 230) : (40, 140, 40) }
+        let skyTop = try TestImages.image(width: 90, height: 90) { _, y in y < 45 ? (90, 150, 230) : (40, 140, 40) }
+        let skyBottom = try TestImages.image(width: 90, height: 90) { _, y in y >= 45 ? (90, 150, 230) : (40, 140, 40) }
         let a = extractor.features(of: skyTop)
         let b = extractor.features(of: skyBottom)
         let layout = extractor.layout
@@ -67,11 +68,11 @@ struct FeatureTests {
 
     @Test("box filtering averages the pixels of each cell")
     func boxFilter() throws {
-        let image = try Fixtures.image(width: 4, height: 2) { x, _ in x < 2 ? (0, 0, 0) : (255, 255, 255) }
+        let image = try TestImages.image(width: 4, height: 2) { x, _ in x < 2 ? (0, 0, 0) : (255, 255, 255) }
         let small = WorkingImage(image, longSide: 2)
         #expect(small.width == 2 && small.height == 1)
         #expect(small.red == [0, 1])
-        let tiny = try Fixtures.image(width: 1, height: 1) { _, _ in (255, 0, 0) }
+        let tiny = try TestImages.image(width: 1, height: 1) { _, _ in (255, 0, 0) }
         #expect(SceneFeatureExtractor().features(of: tiny).allSatisfy { $0.isFinite })
     }
 
@@ -88,9 +89,9 @@ struct FeatureTests {
 struct ReferenceViewTests {
     @Test("a crop copies exactly the pixels inside its rectangle")
     func crop() throws {
-        let image = try Fixtures.image(width: 10, height: 6) { x, y in (UInt8(x), UInt8(y), 7) }
+        let image = try TestImages.image(width: 10, height: 6) { x, y in (UInt8(x), UInt8(y), 7) }
         let cropped = try #require(image.cropped(x: 3, y: 2, width: 4, height: 3))
-        let expected = try Fixtures.image(width: 4, height: 3) { x, y in (UInt8(x + 3), UInt8(y + 2), 7) }
+        let expected = try TestImages.image(width: 4, height: 3) { x, y in (UInt8(x + 3), UInt8(y + 2), 7) }
         #expect(cropped == expected)
         #expect(image.cropped(x: 8, y: 0, width: 4, height: 1) == nil)
         #expect(image.cropped(x: -1, y: 0, width: 2, height: 1) == nil)
@@ -98,7 +99,7 @@ struct ReferenceViewTests {
 
     @Test("views are the whole picture first, then one per crop")
     func views() throws {
-        let image = try Fixtures.image(width: 40, height: 20) { x, _ in (UInt8(x), 0, 0) }
+        let image = try TestImages.image(width: 40, height: 20) { x, _ in (UInt8(x), 0, 0) }
         let views = ReferenceViews.crops.views(of: image)
         #expect(views.count == 4)
         #expect(views[0] == image)

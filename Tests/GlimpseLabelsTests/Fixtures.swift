@@ -1,22 +1,19 @@
 import GlimpseFeaturePrint
 import GlimpseImage
+import GlimpseTestSupport
 @testable import GlimpseLabels
 
 /// Paths and builders shared by the label tests.
 enum Fixtures {
-    /// The repository root, found from this file's path.
-    static let root: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3) // Tests/GlimpseLabelsTests/Fixtures.swift
-        return parts.joined(separator: "/")
-    }()
+    /// The repository root.
+    static var root: String { Repository.root }
 
     static var catalogPath: String { root + "/Images/catalog.json" }
     static var committedModelPath: String { root + "/Models/labels.glimpsemodel" }
 
     /// The committed feature-print network, which the committed label model is built on.
     static let printer: FeaturePrinterPool = {
-        do { return FeaturePrinterPool(model: try FeaturePrintModel.load(from: root + "/Models/featureprint.glimpsemodel")) }
+        do { return try CommittedModels.featurePrinter.get() }
         catch { fatalError("the committed feature-print model must load: \(error)") }
     }()
 
@@ -26,19 +23,6 @@ enum Fixtures {
     /// The committed label model.
     static func committedModel() throws -> LabelModel {
         try LabelModel.load(from: committedModelPath, featurePrinter: printer)
-    }
-
-    /// A buffer of `width × height` pixels coloured by `colour(x, y)`.
-    static func image(width: Int, height: Int, _ colour: (Int, Int) -> (UInt8, UInt8, UInt8)) throws -> PixelBuffer {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let (r, g, b) = colour(x, y)
-                bytes += [r, g, b]
-            }
-        }
-        return try PixelBuffer(width: width, height: height, pixelFormat: .rgb8, bytes: bytes)
     }
 
     /// A small valid scene model: `count` references with synthetic vectors and rotating labels.

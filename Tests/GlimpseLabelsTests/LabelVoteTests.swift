@@ -1,3 +1,4 @@
+import GlimpseTestSupport
 import Testing
 @testable import GlimpseLabels
 
@@ -59,8 +60,8 @@ struct LabelVoteTests {
     @Test("the predictor labels a picture by the references nearest to it")
     func predictorOnSyntheticScenes() throws {
         let extractor = SceneFeatureExtractor()
-        let skyOverGrass = try Fixtures.image(width: 96, height: 64) { _, y in y < 32 ? (90, 150, 230) : (40, 140, 40) }
-        let brickWall = try Fixtures.image(width: 96, height: 64) { x, y in
+        let skyOverGrass = try TestImages.image(width: 96, height: 64) { _, y in y < 32 ? (90, 150, 230) : (40, 140, 40) }
+        let brickWall = try TestImages.image(width: 96, height: 64) { x, y in
             (x / 8 + y / 4) % 2 == 0 ? (150, 60, 40) : (200, 190, 180)
         }
         let vectors = extractor.features(of: skyOverGrass) + extractor.features(of: brickWall)
@@ -70,7 +71,7 @@ struct LabelVoteTests {
                                                 LabelledReference(id: "wall", labels: [2])],
                                    vectors: vectors)
         let predictor = LabelPredictor(model: model)
-        let query = try Fixtures.image(width: 120, height: 80) { x, y in
+        let query = try TestImages.image(width: 120, height: 80) { x, y in
             y < 36 ? (100, 160, 235) : (50, 150, 45 + UInt8(x % 5))
         }
         #expect(Set(predictor.labels(for: query).map(\.label)) == ["sky", "grass"])

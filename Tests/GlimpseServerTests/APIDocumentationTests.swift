@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseServer
+import GlimpseTestSupport
 import Logging
 import Testing
 

@@ -2,16 +2,10 @@ import Foundation
 import GlimpseClient
 import GlimpseEngine
 import GlimpseServer
+import GlimpseTestSupport
 import Logging
 import ServiceLifecycle
 import Testing
-
-/// The repository root, found from this file's path.
-let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
-}()
 
 /// The bundled catalog folder (its photos are what the tests send).
 let bundledCatalogDirectory = repositoryRoot + "/Images"
@@ -19,7 +13,7 @@ let bundledCatalogDirectory = repositoryRoot + "/Images"
 /// A catalog of the bundled catalog's first eight places (all its collections and labels), made once
 /// per test run so the daemon's start-up (indexing every photo) stays quick in debug builds.
 let catalogDirectory: String = {
-    let directory = (try? TemporaryDirectory())?.path ?? "/tmp"
+    let directory = (try? TemporaryDirectory(removedOnRelease: false))?.path ?? "/tmp"
     do {
         let data = try Data(contentsOf: URL(fileURLWithPath: bundledCatalogDirectory + "/catalog.json"))
         guard var file = try JSONSerialization.jsonObject(with: data) as? [String: Any],

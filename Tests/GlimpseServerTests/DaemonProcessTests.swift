@@ -2,19 +2,9 @@ import CGlimpseSocket
 import Foundation
 import GlimpseClient
 import GlimpseServer
+import GlimpseTestSupport
 import Synchronization
 import Testing
-
-/// The built `glimpse` executable, next to the test bundle.
-private func glimpseExecutable() throws -> String {
-    var url = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-    while url.path != "/" {
-        let candidate = url.deletingLastPathComponent().appendingPathComponent("glimpse").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        url.deleteLastPathComponent()
-    }
-    throw POSIXError(.ENOENT)
-}
 
 /// The environment of `glimpse` processes: this one's, with the feature cache kept beside the test
 /// catalog (a temporary folder) rather than in the user's cache folder.

@@ -1,5 +1,6 @@
 import CGlimpseSocket
 import Foundation
+import GlimpseTestSupport
 import Logging
 import Testing
 

@@ -1,12 +1,13 @@
 import Foundation
+import GlimpseTestSupport
 import Testing
 @testable import GlimpseVision
 
 @Suite struct EvaluationTests {
     @Test func manifestIsReadRelativeToItsFolder() throws {
-        let dir = NSTemporaryDirectory() + "glimpse-manifest-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let dir = directory.path
         let json = """
             [{"query": "a.jpg", "place_id": "lake", "ops": [{"op": "rotate", "degrees": -12.5}, {"op": "flip"},
               {"op": "trim", "box": [1, 2, 3, 4]}]},

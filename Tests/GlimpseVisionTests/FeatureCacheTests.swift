@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseFeaturePrint
+import GlimpseTestSupport
 import Testing
 @testable import GlimpseVision
 
@@ -12,9 +13,7 @@ import Testing
     }()
 
     static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "glimpse-vision-tests-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TemporaryDirectory(removedOnRelease: false).path
     }
 
     @Test func roundTripIsExact() throws {

@@ -1,15 +1,15 @@
 import Foundation
 import GlimpseImage
 import GlimpseIndex
+import GlimpseTestSupport
 @testable import GlimpseVision
 
 /// Paths and image transforms shared by the vision tests.
 enum Fixtures {
-    static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    static let photosDirectory = repositoryRoot + "/Images/photos"
+    static var repositoryRoot: String { Repository.root }
+    static var photosDirectory: String { Repository.photos }
     /// The labelled non-catalog photos, kept beside the repository in `shared/labelled`.
-    static let labelledDirectory = URL(fileURLWithPath: repositoryRoot + "/../shared/labelled/images").standardized.path
+    static var labelledDirectory: String { Repository.labelledPhotos }
 
     /// Sorted catalog photo paths.
     static let photos: [String] = {

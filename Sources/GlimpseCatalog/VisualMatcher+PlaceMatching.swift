@@ -14,8 +14,10 @@ extension VisualMatcher: PlaceMatching {
     /// similarity are combined by the calibrated model, again with 0.5 as the accept line. Only the
     /// matcher's accepted candidate is marked accepted. Reference ids are place ids (see
     /// ``Catalog/makeVisualMatcher(configuration:placeIDs:featureCache:printer:)``).
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled; the match stops at its next stage.
     public func matchPlaces(in image: PixelBuffer, limit: Int) async throws -> PlaceMatchReport {
-        let report = match(image, limit: limit)
+        let report = try matchUnlessCancelled(image, limit: limit)
         let candidates = report.candidates.map { candidate in
             PlaceMatchCandidate(
                 placeID: candidate.referenceID, score: candidate.confidence,

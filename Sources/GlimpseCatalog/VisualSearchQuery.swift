@@ -109,6 +109,7 @@ public struct VisualSearchQuery: IntentValueQuery {
         var matches: [VisualSearchEvidence.Match] = []
         var timings: [String: Duration] = [:]
         var featurePrint: FeaturePrint?
+        try Task.checkCancellation()
         if let pixels = input.pixelBuffer, let matcher {
             let report = try await matcher.matchPlaces(in: pixels, limit: configuration.matchCandidates)
             timings = report.timings
@@ -134,8 +135,10 @@ public struct VisualSearchQuery: IntentValueQuery {
             scored = catalog.places[bestMatch.placeOffset].labels.map { ScoredLabel(label: $0, score: 1) }
         } else if let pixels = input.pixelBuffer, let labeler {
             source = .derived
+            try Task.checkCancellation()
             scored = try await labeler.labels(for: pixels, featurePrint: featurePrint)
         }
+        try Task.checkCancellation()
 
         // Map onto the vocabulary; merge duplicates keeping the highest weight.
         var weights: [Int: Int] = [:]

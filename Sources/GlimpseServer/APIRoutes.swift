@@ -92,7 +92,7 @@ struct APIRoutes: Sendable {
                     throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG image")
                 }
                 try Self.checkDeclaredJPEGSize(bytes, limits: options.limits)
-                let (page, image, decodeTime, queryTime) = try await admission.run { cancellation in
+                let (page, image, decodeTime, queryTime) = try await admission.run {
                     let decodeStart = ContinuousClock.now
                     let decoded: DecodedImage
                     do throws(ImageDecodingError) {
@@ -101,10 +101,8 @@ struct APIRoutes: Sendable {
                         throw APIError.imageRejected(error)
                     }
                     let decodeDone = ContinuousClock.now
-                    try cancellation.check()
-                    let page = try await service.search(
-                        image: decoded.pixelBuffer, labels: labels, limit: limit, cancellation: cancellation
-                    )
+                    try Task.checkCancellation()
+                    let page = try await service.search(image: decoded.pixelBuffer, labels: labels, limit: limit)
                     let queryDone = ContinuousClock.now
                     metrics.recordStage("decode", duration: decodeDone - decodeStart)
                     metrics.recordStage("query", duration: queryDone - decodeDone)
@@ -185,8 +183,8 @@ struct APIRoutes: Sendable {
         }
         let limit = request.uri.queryParameters.get("limit") == nil ? nil : try limitParameter(request)
         let service = self.service
-        var page = try await runQuery(on: context) { cancellation in
-            try await service.nextPage(cursor: cursor, limit: limit, cancellation: cancellation)
+        var page = try await runQuery(on: context) {
+            try await service.nextPage(cursor: cursor, limit: limit)
         }
         let elapsed = ContinuousClock.now - start
         page.image = nil
@@ -202,7 +200,7 @@ struct APIRoutes: Sendable {
         }
         let limit = try limitParameter(request)
         let service = self.service
-        let entities = try await runQuery(on: context) { _ in try await service.entities(matching: text, limit: limit) }
+        let entities = try await runQuery(on: context) { try await service.entities(matching: text, limit: limit) }
         return try json(EntityListJSON(entities: entities))
     }
 
@@ -210,7 +208,7 @@ struct APIRoutes: Sendable {
         let type = try context.parameters.require("type")
         let id = try context.parameters.require("id")
         let service = self.service
-        let found = try await runQuery(on: context) { _ in try await service.entity(type: type, id: id) }
+        let found = try await runQuery(on: context) { try await service.entity(type: type, id: id) }
         guard let found else {
             throw APIError.notFound("no_such_entity", "there is no \(type) with id \(id)")
         }
@@ -221,7 +219,7 @@ struct APIRoutes: Sendable {
         let type = try context.parameters.require("type")
         let id = try context.parameters.require("id")
         let service = self.service
-        let found = try await runQuery(on: context) { _ in try await service.entityImage(type: type, id: id) }
+        let found = try await runQuery(on: context) { try await service.entityImage(type: type, id: id) }
         guard let found else {
             throw APIError.notFound("no_such_image", "there is no picture for the \(type) \(id)")
         }
@@ -252,7 +250,7 @@ struct APIRoutes: Sendable {
             throw APIError.badRequest("bad_limit", "limit must be between 1 and \(limits.maxResultLimit)")
         }
         let service = self.service
-        let entities = try await runQuery(on: context) { _ in try await service.entities(type: type, query: query) }
+        let entities = try await runQuery(on: context) { try await service.entities(type: type, query: query) }
         return try json(EntityListJSON(entities: entities))
     }
 
@@ -273,7 +271,7 @@ struct APIRoutes: Sendable {
     /// Runs `work` through the query gate, cancelled if the client goes away.
     private func runQuery<T: Sendable>(
         on context: GlimpseRequestContext,
-        _ work: @escaping @Sendable (QueryCancellation) async throws -> T
+        _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let gate = self.gate
         return try await withClientPresence(on: context) { try await gate.run(work) }

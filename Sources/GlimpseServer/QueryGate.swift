@@ -9,9 +9,10 @@ import Synchronization
 /// is exhausted is refused at once with `503` rather than queued without bound, so a refused client has
 /// not uploaded its body for nothing and the daemon's memory stays bounded by the budget.
 ///
-/// Admitted queries wait for a thread in arrival order. A query whose client goes away while it waits
-/// leaves the queue at once; one that is running sees ``QueryCancellation/isCancelled`` and stops at its
-/// next stage. When the daemon stops (``stop()``, at the end of the shutdown grace), every waiting query
+/// Admitted queries wait for a thread in arrival order. Cancellation is Swift's task cancellation and
+/// nothing else: a query whose client goes away while it waits leaves the queue at once; one that is
+/// running is cancelled and stops at its next stage (the pipeline checks between decoding, features,
+/// shortlist, verification, the feature print and labels). When the daemon stops (``stop()``, at the end of the shutdown grace), every waiting query
 /// is refused with `503 shutting_down` and every running one is cancelled, so each gets an answer.
 public final class QueryGate: Sendable {
     /// The most queries running at once.
@@ -63,11 +64,11 @@ public final class QueryGate: Sendable {
 
     /// Admits `work` with no body and runs it on the gate's threads, or refuses it when the gate is full.
     ///
-    /// - Parameter work: the blocking query; it should call ``QueryCancellation/check()`` between stages.
+    /// - Parameter work: the blocking query; it should check task cancellation between stages.
     /// - Returns: what `work` returned.
     /// - Throws: ``APIError`` `503` when full or stopping; `CancellationError` when the calling task was
     ///   cancelled first; whatever `work` throws.
-    public func run<T: Sendable>(_ work: @escaping @Sendable (QueryCancellation) async throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let admission = try admit()
         defer { admission.release() }
         return try await admission.run(work)
@@ -90,23 +91,31 @@ public final class QueryGate: Sendable {
     // MARK: - Used by QueryAdmission
 
     fileprivate func runAdmitted<T: Sendable>(
-        id: Int, _ work: @escaping @Sendable (QueryCancellation) async throws -> T
+        id: Int, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        let token = QueryCancellation()
-        let registered = state.withLock { $0.register(id: id, cancel: { token.cancel() }) }
-        guard registered else { throw APIError.shuttingDown(retryAfter: retryAfterSeconds) }
-        return try await withTaskCancellationHandler {
-            try await acquireThread(id: id)
+        // The query runs as its own task so that the gate (at stop) and the caller (client gone) cancel
+        // it the same way: one cancellation, which the pipeline checks between stages.
+        let task = Task {
+            try await withTaskCancellationHandler {
+                try await acquireThread(id: id)
+            } onCancel: {
+                let waiter = state.withLock { $0.cancelWaiter(id: id) }
+                waiter?.resume(throwing: CancellationError())
+            }
             defer { releaseThread() }
             return try await withTaskExecutorPreference(executor) {
                 try Task.checkCancellation()
-                try token.check()
-                return try await work(token)
+                return try await work()
             }
+        }
+        guard state.withLock({ $0.register(id: id, cancel: { task.cancel() }) }) else {
+            task.cancel()
+            throw APIError.shuttingDown(retryAfter: retryAfterSeconds)
+        }
+        return try await withTaskCancellationHandler {
+            try await task.value
         } onCancel: {
-            token.cancel()
-            let waiter = state.withLock { $0.cancelWaiter(id: id) }
-            waiter?.resume(throwing: CancellationError())
+            task.cancel()
         }
     }
 
@@ -174,7 +183,7 @@ public final class QueryAdmission: Sendable {
     ///
     /// - Throws: `503 shutting_down` when the gate stops first; `CancellationError` when the calling
     ///   task is cancelled first; whatever `work` throws.
-    public func run<T: Sendable>(_ work: @escaping @Sendable (QueryCancellation) async throws -> T) async throws -> T {
+    public func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await gate.runAdmitted(id: id, work)
     }
 
@@ -295,24 +304,5 @@ struct GateState {
         let waiters = queue.map(\.continuation)
         queue.removeAll()
         return (waiters, cancellers.values.flatMap { $0 })
-    }
-}
-
-/// A flag a running query polls between stages, set when its client went away.
-public final class QueryCancellation: Sendable {
-    private let flag = Atomic(false)
-
-    /// Creates an unset flag.
-    public init() {}
-
-    /// Whether the query should stop.
-    public var isCancelled: Bool { flag.load(ordering: .acquiring) }
-
-    /// Asks the query to stop at its next stage.
-    public func cancel() { flag.store(true, ordering: .releasing) }
-
-    /// Throws `CancellationError` when the query should stop.
-    public func check() throws {
-        if isCancelled { throw CancellationError() }
     }
 }

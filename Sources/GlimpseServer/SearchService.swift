@@ -5,8 +5,11 @@ import GlimpseWire
 /// What the daemon serves: visual search and entity lookups over one loaded catalog.
 ///
 /// The daemon decodes pictures itself and hands the pixels here; every method runs on the query
-/// threads (never on an event loop) and may do CPU-bound work. Errors meant for the client are thrown as
-/// ``APIError``; anything else becomes a `500`.
+/// threads (never on an event loop) and may do CPU-bound work. A query whose client goes away, or that
+/// is still running when the daemon stops, is cancelled (task cancellation): long work checks it
+/// between stages and throws `CancellationError`. Errors meant for the client are the domain's own
+/// (`VisualSearchError`, `EntityQueryError`, `UnknownEntityTypeError`), which the daemon's middleware
+/// turns into `400`s, or an ``APIError``; anything else becomes a `500`.
 public protocol SearchService: Sendable {
     /// The number of places in the loaded catalog.
     var placeCount: Int { get }
@@ -20,12 +23,11 @@ public protocol SearchService: Sendable {
     /// - Parameters:
     ///   - labels: scene labels the caller already knows, added to the derived ones.
     ///   - limit: the most results on the first page.
-    ///   - cancellation: polled between stages; throw when it is set.
     /// - Returns: the page, without the request's image information and timings (the daemon adds them).
-    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> QueryResponseJSON
+    func search(image: PixelBuffer, labels: [String], limit: Int) async throws -> QueryResponseJSON
 
     /// The page after the one that returned `cursor`, of `limit` results (`nil`: the default).
-    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> QueryResponseJSON
+    func nextPage(cursor: String, limit: Int?) async throws -> QueryResponseJSON
 
     /// The entity of `type` (`place` or `collection`) with `id`, or `nil`.
     func entity(type: String, id: String) async throws -> EntityJSON?

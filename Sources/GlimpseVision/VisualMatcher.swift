@@ -112,26 +112,49 @@ public final class VisualMatcher: Sendable {
     public func match(_ image: PixelBuffer, limit: Int = 5) -> MatchReport {
         let start = StageInstant.now()
         let prepared = FeatureExtractor.prepare(image, configuration: configuration, query: true)
-        return match(prepared: prepared, limit: limit, preparedSince: start, image: image)
+        return match(prepared: prepared, limit: limit, preparedSince: start, image: image, stop: { false })
+            ?? report([], similarity: nil, limit: limit, timings: StageTimings(), keypoints: 0, usedMirror: false)
+    }
+
+    /// ``match(_:limit:)`` that stops between its stages (preparation, features, shortlist and
+    /// verification, the feature print, the mirrored pass) once the current task is cancelled.
+    ///
+    /// - Throws: `CancellationError` when the task was cancelled before the match finished.
+    public func matchUnlessCancelled(_ image: PixelBuffer, limit: Int = 5) throws(CancellationError) -> MatchReport {
+        let start = StageInstant.now()
+        let prepared = FeatureExtractor.prepare(image, configuration: configuration, query: true)
+        guard !Task.isCancelled,
+              let report = match(prepared: prepared, limit: limit, preparedSince: start, image: image,
+                                 stop: { Task.isCancelled })
+        else { throw CancellationError() }
+        return report
     }
 
     /// Matches an image already at extraction size (see ``FeatureExtractor/prepare(_:configuration:query:)``),
     /// with the mirror cascade.
     public func match(prepared: GrayImage, limit: Int = 5) -> MatchReport {
-        match(prepared: prepared, limit: limit, preparedSince: .now())
+        match(prepared: prepared, limit: limit, preparedSince: .now(), stop: { false })
+            ?? report([], similarity: nil, limit: limit, timings: StageTimings(), keypoints: 0, usedMirror: false)
     }
 
-    func match(prepared: GrayImage, limit: Int, preparedSince start: StageInstant, image: PixelBuffer? = nil) -> MatchReport {
+    /// The match itself; `nil` when `stop` said so between two stages.
+    func match(
+        prepared: GrayImage, limit: Int, preparedSince start: StageInstant, image: PixelBuffer? = nil,
+        stop: () -> Bool
+    ) -> MatchReport? {
         var timings = StageTimings()
         let features = FeatureExtractor.extract(fromPrepared: prepared, configuration: configuration)
         timings.addFeatures(since: start)
+        if stop() { return nil }
         var found = run(features, mirrored: false, timings: &timings)
+        if stop() { return nil }
         var similarity: PrintComparison?
         var queryPrint: FeaturePrint?
         if let image, printer != nil, (found.first?.score ?? 0) < Double(configuration.decisiveScore),
            let printed = printSimilarities(of: image, timings: &timings) {
             queryPrint = printed.print
             similarity = printed.similarity
+            if stop() { return nil }
             if let similarity {
                 let t = StageInstant.now()
                 found = verifyExtra(features, nearestByPrint(similarity, excluding: found), into: found, mirrored: false)
@@ -140,10 +163,12 @@ public final class VisualMatcher: Sendable {
         }
         var usedMirror = false
         if configuration.mirrorCascade, !accepts(best(found, similarity: similarity), similarity: similarity) {
+            if stop() { return nil }
             usedMirror = true
             let t = StageInstant.now()
             let mirrored = FeatureExtractor.extract(fromPrepared: prepared.mirrored(), configuration: configuration)
             timings.addFeatures(since: t)
+            if stop() { return nil }
             var flipped = run(mirrored, mirrored: true, timings: &timings)
             if let similarity {
                 let v = StageInstant.now()

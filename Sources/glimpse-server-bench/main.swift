@@ -183,7 +183,7 @@ func runBenchmark() async throws {
         )
         let gated = try await measure(level: level, requests: requests) { worker, index in
             let bytes = pictures[(worker + max(index, 0)) % pictures.count]
-            _ = try await gate.run { _ in
+            _ = try await gate.run {
                 let decoded = try ImageDecoder.decode(bytes, options: engine.decodingOptions)
                 return try await engine.search(
                     SemanticContentDescriptor(pixelBuffer: decoded.pixelBuffer), limit: 5

@@ -20,7 +20,7 @@ private final class HeldSearchService: ForwardingSearchService {
     /// Lets the held search finish.
     func release() { released.store(true, ordering: .releasing) }
 
-    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> QueryResponseJSON {
+    func search(image: PixelBuffer, labels: [String], limit: Int) async throws -> QueryResponseJSON {
         if searches.add(1, ordering: .acquiringAndReleasing).newValue == 1 {
             // Blocks its query thread, as a long CPU-bound query does (an `await` would free the thread).
             let deadline = ContinuousClock.now + .seconds(60)
@@ -28,7 +28,7 @@ private final class HeldSearchService: ForwardingSearchService {
                 usleep(5_000)
             }
         }
-        return try await real.search(image: image, labels: labels, limit: limit, cancellation: cancellation)
+        return try await real.search(image: image, labels: labels, limit: limit)
     }
 }
 

@@ -215,12 +215,12 @@ final class SlowSearchService: ForwardingSearchService {
         self.delay = delay
     }
 
-    func search(image: PixelBuffer, labels: [String], limit: Int, cancellation: QueryCancellation) async throws -> QueryResponseJSON {
+    func search(image: PixelBuffer, labels: [String], limit: Int) async throws -> QueryResponseJSON {
         let end = ContinuousClock.now + delay
         while ContinuousClock.now < end {
-            try cancellation.check()
+            try Task.checkCancellation()
             usleep(10_000)  // blocks its query thread, as CPU-bound work does
         }
-        return try await real.search(image: image, labels: labels, limit: limit, cancellation: cancellation)
+        return try await real.search(image: image, labels: labels, limit: limit)
     }
 }

@@ -14,8 +14,8 @@ extension ForwardingSearchService {
     var collectionCount: Int { real.collectionCount }
     var decodingOptions: DecodingOptions { real.decodingOptions }
 
-    func nextPage(cursor: String, limit: Int?, cancellation: QueryCancellation) async throws -> QueryResponseJSON {
-        try await real.nextPage(cursor: cursor, limit: limit, cancellation: cancellation)
+    func nextPage(cursor: String, limit: Int?) async throws -> QueryResponseJSON {
+        try await real.nextPage(cursor: cursor, limit: limit)
     }
 
     func entity(type: String, id: String) async throws -> EntityJSON? { try await real.entity(type: type, id: id) }

@@ -29,34 +29,58 @@ extension EntityQueryProperties {
             throw .unparsableComparison(text: text, reason: "unknown operator '\(parts[1])'; operators are \(known)")
         }
         let rest = parts.count > 2 ? Self.trim(parts[2]) : ""[...]
-        let comparator: EntityQueryComparator
+        let operands: [String]
         switch kind {
         case .isNil:
             guard rest.isEmpty else {
                 throw .unparsableComparison(text: text, reason: "isNil takes no value")
             }
-            comparator = .isNil
+            operands = []
         case .isBetween:
             let (lowText, highText) = try Self.splitRange(rest, text: text)
-            comparator = .isBetween(try Self.value(lowText, for: property, text: text),
-                                    try Self.value(highText, for: property, text: text))
+            operands = [Self.unquote(lowText), Self.unquote(highText)]
         default:
             guard !rest.isEmpty || property.valueType == .string || property.valueType == .strings else {
                 throw .unparsableComparison(text: text, reason: "'\(symbol)' needs a value")
             }
-            let value = try Self.value(rest, for: property, text: text)
-            comparator = switch kind {
-            case .equalTo: .equalTo(value)
-            case .notEqualTo: .notEqualTo(value)
-            case .contains: .contains(value)
-            case .hasPrefix: .hasPrefix(value)
-            case .hasSuffix: .hasSuffix(value)
-            case .lessThan: .lessThan(value)
-            case .lessThanOrEqualTo: .lessThanOrEqualTo(value)
-            case .greaterThan: .greaterThan(value)
-            case .greaterThanOrEqualTo: .greaterThanOrEqualTo(value)
-            case .isBetween, .isNil: .isNil  // handled above
-            }
+            operands = [Self.unquote(rest)]
+        }
+        return try comparison(property: name, kind: kind, operands: operands)
+    }
+
+    /// Builds a comparison from its parts, checked against the declared properties: no text syntax is
+    /// involved, so an operand may hold any characters (quotes, ` and `, leading spaces).
+    ///
+    /// Each operand is read as the property's type (`"42"` for an int, `"0.5"` for a double, `"true"` /
+    /// `"false"` for a bool; for a string-list property it is one element).
+    ///
+    /// - Parameter operands: none for ``EntityQueryComparator/Kind/isNil``, two (low, high) for
+    ///   ``EntityQueryComparator/Kind/isBetween``, one for the others.
+    /// - Throws: ``EntityQueryError`` when the parts do not fit the properties.
+    public func comparison(
+        property name: String, kind: EntityQueryComparator.Kind, operands: [String]
+    ) throws(EntityQueryError) -> EntityQueryComparison {
+        guard let property = self[name] else {
+            throw .unknownProperty(name: name, known: properties.map(\.name))
+        }
+        let expected = kind == .isNil ? 0 : kind == .isBetween ? 2 : 1
+        guard operands.count == expected else {
+            throw .wrongOperandCount(property: name, comparator: kind, expected: expected, actual: operands.count)
+        }
+        var values: [EntityPropertyValue] = []
+        for operand in operands { values.append(try Self.value(operand, for: property)) }
+        let comparator: EntityQueryComparator = switch kind {
+        case .isNil: .isNil
+        case .isBetween: .isBetween(values[0], values[1])
+        case .equalTo: .equalTo(values[0])
+        case .notEqualTo: .notEqualTo(values[0])
+        case .contains: .contains(values[0])
+        case .hasPrefix: .hasPrefix(values[0])
+        case .hasSuffix: .hasSuffix(values[0])
+        case .lessThan: .lessThan(values[0])
+        case .lessThanOrEqualTo: .lessThanOrEqualTo(values[0])
+        case .greaterThan: .greaterThan(values[0])
+        case .greaterThanOrEqualTo: .greaterThanOrEqualTo(values[0])
         }
         let comparison = EntityQueryComparison(name, comparator)
         try validate(comparison)
@@ -91,9 +115,8 @@ extension EntityQueryProperties {
     }
 
     private static func value(
-        _ raw: Substring, for property: EntityQueryProperty<Entity>, text: String
+        _ literal: String, for property: EntityQueryProperty<Entity>
     ) throws(EntityQueryError) -> EntityPropertyValue {
-        let literal = unquote(raw)
         switch property.valueType {
         case .string, .strings:
             return .string(literal)

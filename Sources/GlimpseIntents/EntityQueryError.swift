@@ -15,6 +15,15 @@ public enum EntityQueryError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidLimit(Int)
     /// A comparison written as text could not be read.
     case unparsableComparison(text: String, reason: String)
+    /// A comparator name that is not one of ``EntityQueryComparator/Kind``.
+    case unknownComparator(name: String)
+    /// A comparator was given the wrong number of operands (``EntityQueryComparator/isNil`` takes none,
+    /// ``EntityQueryComparator/isBetween(_:_:)`` two, the others one).
+    case wrongOperandCount(property: String, comparator: EntityQueryComparator.Kind, expected: Int, actual: Int)
+    /// A comparator mode name other than `all` (`and`) or `any` (`or`).
+    case unknownMode(name: String)
+    /// A sort order name other than `ascending` or `descending`.
+    case unknownSortOrder(name: String)
 
     /// A sentence that says what was wrong and what to pass instead.
     public var description: String {
@@ -36,6 +45,15 @@ public enum EntityQueryError: Error, Sendable, Equatable, CustomStringConvertibl
             "limit \(limit) is negative; pass 0 or more, or no limit"
         case let .unparsableComparison(text, reason):
             "cannot read comparison '\(text)': \(reason)"
+        case let .unknownComparator(name):
+            "unknown comparator \(name); use one of "
+                + EntityQueryComparator.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        case let .wrongOperandCount(property, comparator, expected, actual):
+            "'\(comparator.rawValue)' on '\(property)' takes \(expected) value\(expected == 1 ? "" : "s"), not \(actual)"
+        case let .unknownMode(name):
+            "mode is \(name); use all or any"
+        case let .unknownSortOrder(name):
+            "sort order is \(name); use ascending or descending"
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import GlimpseCatalog
+import GlimpseIntents
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -69,7 +71,9 @@ struct APIMiddleware: RouterMiddleware {
         return response
     }
 
-    /// Maps any error thrown by a route to the JSON error a client receives.
+    /// Maps any error thrown by a route to the JSON error a client receives: the one place where the
+    /// domain's errors (a bad limit or cursor, an entity query that does not fit, an unknown entity type)
+    /// become HTTP statuses.
     static func apiError(for error: any Error) -> APIError {
         switch error {
         case let error as APIError:
@@ -80,6 +84,15 @@ struct APIMiddleware: RouterMiddleware {
                 code: "request_rejected",
                 message: "the request was cut short by the server's limits"
             ).closingConnection()
+        case let error as VisualSearchError:
+            switch error {
+            case .invalidLimit: return .badRequest("bad_limit", error.description)
+            case .invalidCursor, .expiredCursor: return .badRequest("bad_cursor", error.description)
+            }
+        case let error as EntityQueryError:
+            return .badRequest("bad_query", error.description)
+        case let error as UnknownEntityTypeError:
+            return .badRequest("unknown_type", error.description)
         case is CancellationError:
             return APIError(
                 .serviceUnavailable,

@@ -48,6 +48,19 @@ public enum JSONValue: Codable, Sendable, Equatable {
     }
 }
 
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral
+{
+    /// A string value written as a literal.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// A number written as an integer literal.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A number written as a floating-point literal.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// A boolean written as a literal.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
 /// How an entity is shown to people: its title, an optional subtitle and picture.
 public struct DisplayRepresentationJSON: Codable, Sendable, Equatable {
     /// The title, such as `Eiffel Tower`.
@@ -246,16 +259,20 @@ public struct EntityListJSON: Codable, Sendable, Equatable {
 public struct ComparatorJSON: Codable, Sendable, Equatable {
     /// The property name, such as `kind` or `continent`.
     public var property: String
-    /// The comparison, such as `equalTo`, `notEqualTo`, `contains`, `hasPrefix`.
+    /// The comparison, such as `equalTo`, `notEqualTo`, `contains`, `hasPrefix`, `isBetween`, `isNil`.
     public var comparator: String
-    /// The value compared against.
-    public var value: String
+    /// The value compared against (the lower bound for `isBetween`; absent for `isNil`): a string, or a
+    /// number or boolean for properties of those types.
+    public var value: JSONValue?
+    /// The upper bound of `isBetween`.
+    public var upperValue: JSONValue?
 
     /// Creates a comparison.
-    public init(property: String, comparator: String, value: String) {
+    public init(property: String, comparator: String, value: JSONValue? = nil, upperValue: JSONValue? = nil) {
         self.property = property
         self.comparator = comparator
         self.value = value
+        self.upperValue = upperValue
     }
 }
 

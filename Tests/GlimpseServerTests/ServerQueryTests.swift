@@ -102,7 +102,7 @@ struct ServerQueryTests {
             let lakes = try await connection.entities(
                 type: "place",
                 query: PropertyQueryJSON(
-                    comparators: [ComparatorJSON(property: "kind", comparator: "equalTo", value: place.kind)],
+                    comparators: [ComparatorJSON(property: "kind", comparator: "equalTo", value: .string(place.kind))],
                     sort: [SortJSON(property: "name")], limit: 50
                 )
             )

@@ -66,6 +66,7 @@ final class FirstRequestGraceHandler: ChannelInboundHandler, RemovableChannelHan
         cancelHeldQuiesce()
     }
 
+    /// Cancels the timer of a held signal, if one is set.
     private func cancelHeldQuiesce() {
         heldQuiesce?.cancel()
         heldQuiesce = nil

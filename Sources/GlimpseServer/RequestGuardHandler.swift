@@ -104,7 +104,8 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.write(data, promise: promise)
             case .writeThenClose:
                 let channel = context.channel
-                writeAndFlush(data, promise: promise, context: context).whenComplete { _ in channel.close(promise: nil) }
+                writeAndFlush(data, promise: promise, context: context)
+                    .whenComplete { _ in channel.close(promise: nil) }
             case .writeThenDrain:
                 // Read the rest of the body, then close (bounded by the body limit and the deadline).
                 _ = writeAndFlush(data, promise: promise, context: context)
@@ -214,7 +215,8 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let body = error.jsonBody
             fields[.contentLength] = String(body.readableBytes)
             fields[.connection] = "close"
-            context.write(wrapOutboundOut(.head(HTTPResponse(status: error.status, headerFields: fields))), promise: nil)
+            let head = HTTPResponse(status: error.status, headerFields: fields)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(body)), promise: nil)
             writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil, context: context)
                 .whenComplete { _ in channel.close(promise: nil) }
@@ -254,6 +256,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         timer = (task, deadline)
     }
 
+    /// Cancels the timer, if one is set.
     private func cancelTimer() {
         timer?.task.cancel()
         timer = nil

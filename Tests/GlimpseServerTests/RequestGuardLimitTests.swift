@@ -90,7 +90,8 @@ extension RequestGuardTests {
     @Test func aResponseWithConnectionCloseEndsTheConnectionOnceWritten() throws {
         let (channel, recorder) = try makeChannel()
         try send(channel, "GET /healthz HTTP/1.1\r\nHost: g\r\n\r\n")
-        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok, headerFields: [.connection: "close"])))
+        let head = HTTPResponse(status: .ok, headerFields: [.connection: "close"])
+        try channel.writeOutbound(HTTPResponsePart.head(head))
         #expect(channel.isActive)
         try channel.writeOutbound(HTTPResponsePart.end(nil))
         #expect(try response(channel)?.status == 200)

@@ -10,6 +10,7 @@ import Testing
 struct RequestGuardStateTests {
     typealias State = RequestGuardState
 
+    /// Small limits, so that a few bytes pass them.
     static let limits = State.Limits(
         maxBodyBytes: 1_000, maxHeaderBytes: 1_024, headerTimeout: .seconds(5), requestDeadline: .seconds(30)
     )
@@ -58,6 +59,7 @@ struct RequestGuardStateTests {
         var testDescription: String
         var steps: [(Event, Outcome)]
 
+        /// A scenario called `name`: each event, and what it should lead to.
         init(_ name: String, _ steps: (Event, Outcome)...) {
             self.testDescription = name
             self.steps = steps
@@ -87,12 +89,15 @@ struct RequestGuardStateTests {
         }
     }
 
+    /// A `POST /v1/query` head with `fields`.
     static func request(_ fields: HTTPFields) -> HTTPRequest {
         HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/v1/query", headerFields: fields)
     }
 
+    /// The fields of a request or response that ends the connection.
     static let closing: HTTPFields = [.connection: "close"]
 
+    /// Event sequences and the actions they lead to, one scenario a behaviour.
     static let scenarios: [Scenario] = [
         Scenario(
             "a silent connection is left to the idle timeout; a started head is due within the head deadline",
@@ -112,7 +117,8 @@ struct RequestGuardStateTests {
             (.body(10), .ignore)),
         Scenario(
             "a declared body over the limit is refused before any of it is read",
-            (.head([.contentLength: "5000"], at: 0), .refuse(.bodyTooLarge(declared: 5000), answer: true, tellReader: true)),
+            (.head([.contentLength: "5000"], at: 0),
+             .refuse(.bodyTooLarge(declared: 5000), answer: true, tellReader: true)),
             (.body(100), .ignore),
             (.end, .ignore),
             (.head([:], at: 1), .ignore)),
@@ -139,12 +145,14 @@ struct RequestGuardStateTests {
             (.clock(30), .refuse(.bodyTimeout, answer: false, tellReader: true))),
         Scenario(
             "input the decoder cannot parse is answered once",
-            (.unparsable(.malformed("a bad request target")), .refuse(.malformed("a bad request target"), answer: true, tellReader: false)),
+            (.unparsable(.malformed("a bad request target")),
+             .refuse(.malformed("a bad request target"), answer: true, tellReader: false)),
             (.unparsable(.headTooLarge), .ignore)),
         Scenario(
             "a body the decoder cannot parse tells its reader",
             (.head([.transferEncoding: "chunked"], at: 0), .forward),
-            (.unparsable(.malformed("a bad chunk size")), .refuse(.malformed("a bad chunk size"), answer: true, tellReader: true))),
+            (.unparsable(.malformed("a bad chunk size")),
+             .refuse(.malformed("a bad chunk size"), answer: true, tellReader: true))),
         Scenario(
             "an early answer on a kept-alive connection lets the server read the rest of the body",
             (.head([.contentLength: "10"], at: 0), .forward),

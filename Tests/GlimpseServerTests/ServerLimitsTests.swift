@@ -104,7 +104,7 @@ struct ServerLimitsTests {
             return (sent, request.count, result.closed && result.bytes.isEmpty)
         }
         #expect(outcome.sent < outcome.headBytes,
-                "the daemon closed the connection before the head was complete (\(outcome.sent) of \(outcome.headBytes) bytes)")
+                "closed before the head was complete (\(outcome.sent) of \(outcome.headBytes) bytes sent)")
         // Closed without an answer, so by the 1 s idle timeout: the 5 s head deadline would answer 408, and
         // the 30 s default idle timeout would come after that.
         #expect(outcome.closedSilently, "the daemon closed the connection without answering")

@@ -13,47 +13,51 @@ import NIOHTTPTypes
 /// has passed since the signal (then passes it on, closing a connection that never spoke).
 /// Connections that have already sent a request get the signal at once, as before.
 ///
-/// It sits after HTTP decoding and before the connection-state handler that acts on the signal.
+/// It sits after HTTP decoding and before the connection-state handler that acts on the signal. The
+/// decisions are ``FirstRequestGrace``'s; this handler feeds it events with the event loop's time.
 final class FirstRequestGraceHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
 
-    private let grace: Duration
-    private var sawRequestHead = false
+    private var state: FirstRequestGrace
     private var heldQuiesce: Scheduled<Void>?
 
     /// Creates a handler that holds the quiesce signal for at most `grace`.
     init(grace: Duration) {
-        self.grace = grace
+        self.state = FirstRequestGrace(grace: grace)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         context.fireChannelRead(data)
-        guard !sawRequestHead, case .head = unwrapInboundIn(data) else { return }
-        sawRequestHead = true
-        if let held = heldQuiesce {
-            // The head has passed on, so the request is in progress when the signal arrives.
-            held.cancel()
-            heldQuiesce = nil
-            context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-        }
+        guard case .head = unwrapInboundIn(data), state.receivedHead() else { return }
+        cancelHeldQuiesce()
+        context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is ChannelShouldQuiesceEvent, !sawRequestHead else {
+        guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
             return
         }
-        guard heldQuiesce == nil else { return }  // already held: one signal is passed on
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        heldQuiesce = context.eventLoop.scheduleTask(in: TimeAmount(grace)) {
-            let (handler, context) = loopBound.value
-            handler.heldQuiesce = nil
-            context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        switch state.quiesceRequested(now: context.eventLoop.now) {
+        case .passOn:
+            context.fireUserInboundEventTriggered(event)
+        case .ignore:
+            break
+        case .hold:
+            guard let deadline = state.deadline else { return }
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            heldQuiesce = context.eventLoop.scheduleTask(deadline: deadline) {
+                let (handler, context) = loopBound.value
+                handler.heldQuiesce = nil
+                guard handler.state.deadlinePassed(now: context.eventLoop.now) else { return }
+                context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        state.connectionClosed()
         cancelHeldQuiesce()
         context.fireChannelInactive()
     }
@@ -62,6 +66,7 @@ final class FirstRequestGraceHandler: ChannelInboundHandler, RemovableChannelHan
         cancelHeldQuiesce()
     }
 
+    /// Cancels the timer of a held signal, if one is set.
     private func cancelHeldQuiesce() {
         heldQuiesce?.cancel()
         heldQuiesce = nil

@@ -1,9 +1,6 @@
 import HTTPTypes
-import Logging
 import NIOCore
-import NIOHTTP1
 import NIOHTTPTypes
-import NIOHTTPTypesHTTP1
 
 /// A per-connection channel handler that enforces the request limits before any request reaches the
 /// router, and makes sure every client that is refused sees its answer.
@@ -29,11 +26,18 @@ import NIOHTTPTypesHTTP1
 ///
 /// When it cuts a request short it also fires ``RequestGuardHandler/Rejection`` down the pipeline,
 /// so a handler already reading that body gets an error rather than a truncated body.
+///
+/// The decisions are ``RequestGuardState``'s: this handler feeds it the connection's events with the
+/// event loop's time, carries out the actions it returns, keeps one timer at its ``RequestGuardState/deadline``
+/// and reports its ``RequestGuardState/activity``.
 final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
+
+    /// The limits the guard enforces.
+    typealias Limits = RequestGuardState.Limits
 
     /// The error fired into the pipeline when a request is cut short.
     struct Rejection: Error, Equatable {
@@ -41,184 +45,92 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var status: Int
     }
 
-    /// The limits the guard enforces.
-    struct Limits: Sendable {
-        var maxBodyBytes: Int
-        var maxHeaderBytes: Int
-        var headerTimeout: Duration
-        var requestDeadline: Duration
-    }
-
-    private let limits: Limits
     private let registry: ConnectionRegistry?
     private let onReject: @Sendable (APIError) -> Void
     /// Whether this connection's client is still there; marked gone on end of input or close.
     let presence = ClientPresence()
 
+    private var state: RequestGuardState
     private var context: ChannelHandlerContext?
-    private var bodyBytes = 0
-    /// A request head has arrived and its body has not all arrived yet.
-    private var readingBody = false
-    /// A request is in progress (from its head to the end of its response).
-    private var requestInProgress = false
-    private var discarding = false
-    /// The response went out before the body arrived: the rest of the body is read and dropped.
-    private var draining = false
-    /// The current request was answered before its body had all arrived.
-    private var answeredEarly = false
-    /// The current request asked for the connection to close after it.
-    private var requestAsksClose = false
-    private var responseInProgress = false
-    private var closeAfterResponse = false
-    private var closing = false
-    private var servedOne = false
-    /// Bytes of the next request head have arrived (reported by the framing handler).
-    private var headBytesSeen = false
-    private var deadline: Scheduled<Void>?
-    private var headDeadline: Scheduled<Void>?
+    /// The timer set for the state's deadline, and that deadline.
+    private var timer: (task: Scheduled<Void>, deadline: NIODeadline)?
+    /// The activity last reported to the registry (the listener registers a connection as awaiting its
+    /// first head).
+    private var reportedActivity = ConnectionTable<ObjectIdentifier>.Activity.awaitingFirstHead
 
     /// Creates a guard.
     /// - Parameters:
     ///   - registry: the connection table to report to (`nil`: none).
     ///   - onReject: called on the event loop for each request the guard answers itself (for metrics).
     init(limits: Limits, registry: ConnectionRegistry? = nil, onReject: @escaping @Sendable (APIError) -> Void) {
-        self.limits = limits
+        self.state = RequestGuardState(limits: limits)
         self.registry = registry
         self.onReject = onReject
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        let framing = RequestFramingHandler(guardHandler: self, maxBodyBytes: limits.maxBodyBytes)
+        let framing = RequestFramingHandler(guardHandler: self, maxBodyBytes: state.limits.maxBodyBytes)
         try? context.pipeline.syncOperations.addHandler(framing, position: .first)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
-        switch part {
-        case .head(let head):
-            cancelHeadDeadline()
-            headBytesSeen = false
-            bodyBytes = 0
-            draining = false
-            answeredEarly = false
-            requestInProgress = true
-            requestAsksClose = head.headerFields[.connection]?.lowercased() == "close"
-            registry?.set(ObjectIdentifier(context.channel), .busy)
-            if let lengthText = head.headerFields[.contentLength], let length = Int(lengthText), length > limits.maxBodyBytes {
-                discarding = true
-                reject(context: context, error: .bodyTooLarge(limit: limits.maxBodyBytes, declared: length))
-                return
-            }
-            readingBody = true
-            scheduleDeadline(context: context)
-            context.fireChannelRead(data)
-        case .body(let buffer):
-            guard !discarding else { return }
-            bodyBytes += buffer.readableBytes
-            if bodyBytes > limits.maxBodyBytes {
-                if answeredEarly {
-                    closeNow(context: context)
-                    return
-                }
-                discarding = true
-                reject(context: context, error: .bodyTooLarge(limit: limits.maxBodyBytes, declared: nil))
-                return
-            }
-            guard !draining else { return }
-            context.fireChannelRead(data)
-        case .end:
-            guard !discarding else { return }
-            readingBody = false
-            cancelDeadline()
-            if draining {
-                closeNow(context: context)
-                return
-            }
-            if !responseInProgress && !requestInProgress { markWaiting(context: context) }
-            context.fireChannelRead(data)
+        let action = switch unwrapInboundIn(data) {
+        case .head(let head): state.receivedHead(head, now: context.eventLoop.now)
+        case .body(let buffer): state.receivedBody(count: buffer.readableBytes)
+        case .end: state.receivedEnd()
         }
+        perform(action, part: data, context: context)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
         // While draining, nothing downstream reads the body: keep reading it here.
-        if draining { context.read() }
+        if state.isDraining { context.read() }
         context.fireChannelReadComplete()
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head):
-            guard head.status.kind != .informational else {
-                context.write(data, promise: promise)
-                return
-            }
-            responseInProgress = true
-            if readingBody && requestAsksClose {
-                // An early answer to a request that ends the connection: say so (the body is drained first).
-                head.headerFields[.connection] = "close"
-            }
-            if head.headerFields[.connection]?.lowercased() == "close" {
-                closeAfterResponse = true
-            }
+        case .head(let head) where head.status.kind != .informational:
+            let head = state.writingResponseHead(head)
             context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .body:
+        case .head, .body:
             context.write(data, promise: promise)
         case .end:
-            responseInProgress = false
-            requestInProgress = false
-            servedOne = true
-            if readingBody { answeredEarly = true }
-            guard closeAfterResponse else {
+            let action = state.writingResponseEnd()
+            followState(context: context)
+            switch action {
+            case .write:
                 context.write(data, promise: promise)
-                if !readingBody { markWaiting(context: context) }
-                return
-            }
-            let written = context.eventLoop.makePromise(of: Void.self)
-            written.futureResult.cascade(to: promise)
-            context.writeAndFlush(data, promise: written)
-            if readingBody && !discarding {
-                // Drain what is left of the body, then close (bounded by the body limit and the deadline).
-                draining = true
+            case .writeThenClose:
+                let channel = context.channel
+                writeAndFlush(data, promise: promise, context: context)
+                    .whenComplete { _ in channel.close(promise: nil) }
+            case .writeThenDrain:
+                // Read the rest of the body, then close (bounded by the body limit and the deadline).
+                _ = writeAndFlush(data, promise: promise, context: context)
                 context.read()
-                return
             }
-            let channel = context.channel
-            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        let apiError: APIError
-        switch error {
-        case let parserError as HTTPParserError:
-            if case .headerOverflow = parserError {
-                apiError = .headerTooLarge(limit: limits.maxHeaderBytes)
-            } else {
-                apiError = .malformedRequest(Self.describe(parserError))
-            }
-        case let conversionError as HTTP1TypeConversionError:
-            apiError = .malformedRequest("\(conversionError)")
-        default:
+        guard let refusal = RequestGuardState.Refusal(decoderError: error) else {
             context.fireErrorCaught(error)
             return
         }
-        // Answered here, with the documented JSON body; the decoder reads nothing more. (Once the guard
-        // is closing the connection itself, the decoder's complaint about the cut-off input is moot.)
-        guard !closing else { return }
-        discarding = true
-        reject(context: context, error: apiError)
+        // Answered here, with the documented JSON body; the decoder reads nothing more.
+        perform(state.parseFailed(refusal), part: nil, context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        cancelDeadline()
-        cancelHeadDeadline()
+        cancelTimer()
         self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        cancelDeadline()
-        cancelHeadDeadline()
+        state.connectionClosed()
+        cancelTimer()
         presence.markGone()
         context.fireChannelInactive()
     }
@@ -251,7 +163,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static func sendContinue(on channel: any Channel) {
         channel.eventLoop.execute {
             guard let handler = try? channel.pipeline.syncOperations.handler(type: RequestGuardHandler.self),
-                let context = handler.context, handler.readingBody, !handler.responseInProgress
+                let context = handler.context, handler.state.mayContinue
             else { return }
             context.writeAndFlush(handler.wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
         }
@@ -261,135 +173,92 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The first byte of a request head arrived.
     func headStarted() {
-        guard let context, !requestInProgress else { return }
-        headBytesSeen = true
-        if headDeadline == nil { startHeadDeadline(context: context) }
+        guard let context else { return }
+        state.headStarted(now: context.eventLoop.now)
+        followState(context: context)
     }
 
     /// A chunk declared a size that takes the body past the limit.
     func chunkTooLarge(declared: UInt64?) {
-        guard let context, !closing else { return }
-        readingBody = true
-        discarding = true
-        reject(context: context, error: .chunkTooLarge(limit: limits.maxBodyBytes, declared: declared))
+        guard let context else { return }
+        perform(state.chunkTooLarge(declared: declared), part: nil, context: context)
     }
 
     // MARK: - Private
 
-    private func markWaiting(context: ChannelHandlerContext) {
-        registry?.set(ObjectIdentifier(context.channel), servedOne ? .awaitingNextHead : .awaitingFirstHead)
-    }
-
-    private func startHeadDeadline(context: ChannelHandlerContext) {
-        cancelHeadDeadline()
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        headDeadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.headerTimeout)) {
-            let (handler, context) = loopBound.value
-            handler.headDeadline = nil
-            guard !handler.requestInProgress, !handler.closing, handler.headBytesSeen else { return }
-            handler.readingBody = true
-            handler.discarding = true
-            handler.reject(context: context, error: .headerTimeout(deadline: handler.limits.headerTimeout))
+    /// Carries out `action` about `part` (a request part read, or `nil` for an event without one).
+    private func perform(_ action: RequestGuardState.Action, part: NIOAny?, context: ChannelHandlerContext) {
+        followState(context: context)
+        switch action {
+        case .forward:
+            if let part { context.fireChannelRead(part) }
+        case .ignore:
+            break
+        case .close:
+            context.close(promise: nil)
+        case .refuse(let refusal, let answer, let tellReader):
+            refuse(refusal, answer: answer, tellReader: tellReader, context: context)
         }
     }
 
-    private func cancelHeadDeadline() {
-        headDeadline?.cancel()
-        headDeadline = nil
-    }
-
-    private func scheduleDeadline(context: ChannelHandlerContext) {
-        cancelDeadline()
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        deadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.requestDeadline)) {
-            let (handler, context) = loopBound.value
-            handler.deadline = nil
-            guard handler.readingBody else { return }
-            if handler.answeredEarly {
-                handler.closeNow(context: context)
-                return
-            }
-            handler.discarding = true
-            handler.reject(context: context, error: .requestTimeout(deadline: handler.limits.requestDeadline))
-        }
-    }
-
-    private func cancelDeadline() {
-        deadline?.cancel()
-        deadline = nil
-    }
-
-    private func closeNow(context: ChannelHandlerContext) {
-        closing = true
-        draining = false
-        cancelDeadline()
-        cancelHeadDeadline()
-        context.close(promise: nil)
-    }
-
-    /// Answers `error` (unless a response is already on its way), tells readers of the current body
-    /// that it was cut short, and closes the connection.
-    private func reject(context: ChannelHandlerContext, error: APIError) {
-        readingBody = false
-        closing = true
-        cancelDeadline()
-        cancelHeadDeadline()
+    /// Answers `refusal` (when `answer`), tells readers of the current body that it was cut short (when
+    /// `tellReader`), and closes the connection.
+    private func refuse(
+        _ refusal: RequestGuardState.Refusal, answer: Bool, tellReader: Bool, context: ChannelHandlerContext
+    ) {
+        let error = refusal.apiError(limits: state.limits)
         onReject(error)
         let channel = context.channel
-        let close: @Sendable (Result<Void, any Error>) -> Void = { _ in channel.close(promise: nil) }
-        if !responseInProgress {
-            responseInProgress = true
+        if answer {
             var fields = error.headers
             fields[.contentType] = "application/json; charset=utf-8"
             let body = error.jsonBody
             fields[.contentLength] = String(body.readableBytes)
             fields[.connection] = "close"
-            context.write(wrapOutboundOut(.head(HTTPResponse(status: error.status, headerFields: fields))), promise: nil)
+            let head = HTTPResponse(status: error.status, headerFields: fields)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(body)), promise: nil)
-            let written = context.eventLoop.makePromise(of: Void.self)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
-            written.futureResult.whenComplete(close)
+            writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil, context: context)
+                .whenComplete { _ in channel.close(promise: nil) }
         } else {
             channel.close(promise: nil)
         }
-        if requestInProgress { context.fireErrorCaught(Rejection(status: error.status.code)) }
+        if tellReader { context.fireErrorCaught(Rejection(status: error.status.code)) }
     }
 
-    private static func describe(_ error: HTTPParserError) -> String {
-        switch error {
-        case .invalidContentLength, .unexpectedContentLength: "a bad Content-Length"
-        case .invalidMethod: "an unknown method"
-        case .invalidURL: "a bad request target"
-        case .invalidVersion: "a bad HTTP version"
-        case .invalidHeaderToken, .invalidConstant: "a malformed request line or header field"
-        case .invalidChunkSize: "a bad chunk size"
-        default: "\(error)"
+    /// Writes and flushes `data`, completing `promise` too; returns when it is written.
+    private func writeAndFlush(
+        _ data: NIOAny, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
+    ) -> EventLoopFuture<Void> {
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.cascade(to: promise)
+        context.writeAndFlush(data, promise: written)
+        return written.futureResult
+    }
+
+    /// Brings the timer and the registry in line with the state: one timer at its deadline, and its
+    /// activity reported when it changes.
+    private func followState(context: ChannelHandlerContext) {
+        if let activity = state.activity, activity != reportedActivity {
+            reportedActivity = activity
+            registry?.set(ObjectIdentifier(context.channel), activity)
         }
-    }
-}
-
-/// Ahead of the HTTP decoder: follows the connection's raw bytes with ``RequestFraming`` and tells
-/// the ``RequestGuardHandler`` when a request head starts and when a chunk declares too large a size.
-final class RequestFramingHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-
-    private weak var guardHandler: RequestGuardHandler?
-    private var framing: RequestFraming
-
-    init(guardHandler: RequestGuardHandler, maxBodyBytes: Int) {
-        self.guardHandler = guardHandler
-        self.framing = RequestFraming(maxBodyBytes: maxBodyBytes)
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        let events = framing.feed(buffer.readableBytesView)
-        // The head deadline starts before the decoder can hand the head on.
-        if events.contains(.headStarted) { guardHandler?.headStarted() }
-        context.fireChannelRead(data)
-        for case .chunkTooLarge(let declared) in events {
-            guardHandler?.chunkTooLarge(declared: declared)
+        let deadline = state.deadline
+        guard deadline != timer?.deadline else { return }
+        cancelTimer()
+        guard let deadline else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let task = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = loopBound.value
+            handler.timer = nil
+            handler.perform(handler.state.deadlinePassed(now: context.eventLoop.now), part: nil, context: context)
         }
+        timer = (task, deadline)
+    }
+
+    /// Cancels the timer, if one is set.
+    private func cancelTimer() {
+        timer?.task.cancel()
+        timer = nil
     }
 }

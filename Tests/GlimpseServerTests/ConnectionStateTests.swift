@@ -2,8 +2,8 @@
 import NIOCore
 import Testing
 
-/// The value state machines behind the connection cap, the raw-byte framing and the query gate:
-/// plain values and explicit times, no sockets.
+/// The value state machines behind the connection cap, the raw-byte framing, the query gate and the
+/// first-request grace: plain values and explicit times, no sockets.
 @Suite("Connection state machines")
 struct ConnectionStateTests {
     // MARK: - ConnectionTable
@@ -144,5 +144,51 @@ struct ConnectionStateTests {
         #expect(state.admit(bytes: 0, budget: 100) == .full)
         _ = state.stop()
         #expect(state.admit(bytes: 0, budget: 100) == .stopping)
+    }
+
+    // MARK: - FirstRequestGrace
+
+    @Test func aQuiesceBeforeTheFirstHeadIsHeldUntilTheHead() {
+        var grace = FirstRequestGrace(grace: .seconds(5))
+        #expect(grace.deadline == nil)
+        #expect(grace.quiesceRequested(now: t0) == .hold)
+        #expect(grace.deadline == t0 + .seconds(5))
+        #expect(grace.quiesceRequested(now: t0 + .seconds(1)) == .ignore, "one signal is held, not two")
+        let early = grace.deadlinePassed(now: t0 + .milliseconds(4_999))
+        #expect(!early)
+        let behindHead = grace.receivedHead()
+        #expect(behindHead, "passed on behind the head")
+        #expect(grace.deadline == nil)
+        let afterHead = grace.deadlinePassed(now: t0 + .seconds(5))
+        #expect(!afterHead)
+        let secondHead = grace.receivedHead()
+        #expect(!secondHead, "only once")
+    }
+
+    @Test func aHeldQuiesceIsPassedOnWhenTheGraceRunsOut() {
+        var grace = FirstRequestGrace(grace: .seconds(5))
+        _ = grace.quiesceRequested(now: t0)
+        let ranOut = grace.deadlinePassed(now: t0 + .seconds(5))
+        #expect(ranOut)
+        #expect(grace.deadline == nil)
+        let lateHead = grace.receivedHead()
+        #expect(!lateHead, "a head after the grace has nothing held to pass on")
+    }
+
+    @Test func afterTheFirstHeadQuiesceIsPassedOnAtOnce() {
+        var grace = FirstRequestGrace(grace: .seconds(5))
+        let held = grace.receivedHead()
+        #expect(!held)
+        #expect(grace.quiesceRequested(now: t0) == .passOn)
+        #expect(grace.deadline == nil)
+    }
+
+    @Test func aClosedConnectionDropsTheQuiesceItHeld() {
+        var grace = FirstRequestGrace(grace: .seconds(5))
+        _ = grace.quiesceRequested(now: t0)
+        grace.connectionClosed()
+        #expect(grace.deadline == nil)
+        let passed = grace.deadlinePassed(now: t0 + .seconds(10))
+        #expect(!passed)
     }
 }

@@ -55,12 +55,14 @@ struct RequestGuardTests {
         }
     }
 
-    private static let limits = RequestGuardHandler.Limits(
+    /// Small limits, so that tests can pass them with a few bytes.
+    static let limits = RequestGuardHandler.Limits(
         maxBodyBytes: 1_000, maxHeaderBytes: 1_024, headerTimeout: .seconds(5), requestDeadline: .seconds(30)
     )
 
-    private func makeChannel(
-        limits: RequestGuardHandler.Limits = Self.limits
+    /// A connected channel: NIO's HTTP/1.1 decoder, the guard (reporting to `registry`), a recorder.
+    func makeChannel(
+        limits: RequestGuardHandler.Limits = Self.limits, registry: ConnectionRegistry? = nil
     ) throws -> (EmbeddedChannel, Recorder) {
         let channel = EmbeddedChannel()
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
@@ -70,18 +72,19 @@ struct RequestGuardTests {
         let operations = channel.pipeline.syncOperations
         try operations.addHandler(ByteToMessageHandler(HTTPRequestDecoder(limitConfiguration: decoderLimits)))
         try operations.addHandler(ToHTTPTypes())
-        try operations.addHandler(RequestGuardHandler(limits: limits) { _ in })
+        try operations.addHandler(RequestGuardHandler(limits: limits, registry: registry) { _ in })
         try operations.addHandler(recorder)
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/guard")).wait()
         return (channel, recorder)
     }
 
-    private func send(_ channel: EmbeddedChannel, _ text: String) throws {
+    /// Sends `text` as the client's next bytes.
+    func send(_ channel: EmbeddedChannel, _ text: String) throws {
         try channel.writeInbound(ByteBuffer(string: text))
     }
 
     /// The response parts written so far: status, header fields and the body as text.
-    private func response(_ channel: EmbeddedChannel) throws -> (status: Int, fields: HTTPFields, body: String)? {
+    func response(_ channel: EmbeddedChannel) throws -> (status: Int, fields: HTTPFields, body: String)? {
         var status: Int?
         var fields = HTTPFields()
         var body = ""
@@ -98,7 +101,8 @@ struct RequestGuardTests {
         return nil
     }
 
-    private func errorCode(_ body: String) -> String? {
+    /// The `code` of a JSON error body.
+    func errorCode(_ body: String) -> String? {
         try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body.utf8)).error.code
     }
 

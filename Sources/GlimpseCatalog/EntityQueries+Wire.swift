@@ -38,6 +38,28 @@ extension Catalog {
         }
     }
 
+    /// Places and collections of `types` whose names or descriptions match `text`, best first (places
+    /// before collections on a tie), each with its search score rounded to 4 decimals: the
+    /// `EntityStringQuery` of the daemon's `GET /v1/entities?q=` and of `glimpse entities --search`.
+    public func searchEntities(
+        _ text: String, types: Set<CatalogEntityType> = Set(CatalogEntityType.allCases)
+    ) -> [EntityJSON] {
+        var found: [(score: Double, entity: EntityJSON)] = []
+        if types.contains(.place) {
+            found += PlaceQuery.search(text, in: self).map { ($0.score, EntityJSON($0.element)) }
+        }
+        if types.contains(.collection) {
+            found += CollectionQuery.search(text, in: self).map { ($0.score, EntityJSON($0.element)) }
+        }
+        return found.enumerated().sorted { a, b in
+            a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
+        }.map { item in
+            var entity = item.element.entity
+            entity.score = VisualSearchRanking.round(item.element.score)
+            return entity
+        }
+    }
+
     /// Runs an `EntityPropertyQuery` given in wire form: each comparison goes straight from its JSON
     /// parts to a comparator value (no text syntax in between, so a value may hold any characters).
     ///

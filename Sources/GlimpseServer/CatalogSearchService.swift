@@ -69,14 +69,7 @@ public final class CatalogSearchService: SearchService {
 
     /// Places and collections whose text matches, best first (places before collections on a tie).
     public func entities(matching text: String, limit: Int) async throws -> [EntityJSON] {
-        let places = PlaceQuery.search(text, in: catalog).map { (score: $0.score, entity: EntityJSON($0.element)) }
-        let collections = CollectionQuery.search(text, in: catalog).map {
-            (score: $0.score, entity: EntityJSON($0.element))
-        }
-        let merged = (places + collections).enumerated().sorted { a, b in
-            a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
-        }
-        return merged.prefix(limit).map(\.element.entity)
+        Array(catalog.searchEntities(text).prefix(limit))
     }
 
     /// An `EntityPropertyQuery` on places or collections.

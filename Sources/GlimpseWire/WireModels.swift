@@ -89,13 +89,19 @@ public struct EntityJSON: Codable, Sendable, Equatable {
     public var displayRepresentation: DisplayRepresentationJSON
     /// The entity's properties by name.
     public var properties: [String: JSONValue]
+    /// How well the entity matched a text search, 0…1 (results of a text search only).
+    public var score: Double?
 
     /// Creates an entity record.
-    public init(type: String, id: String, displayRepresentation: DisplayRepresentationJSON, properties: [String: JSONValue]) {
+    public init(
+        type: String, id: String, displayRepresentation: DisplayRepresentationJSON, properties: [String: JSONValue],
+        score: Double? = nil
+    ) {
         self.type = type
         self.id = id
         self.displayRepresentation = displayRepresentation
         self.properties = properties
+        self.score = score
     }
 }
 

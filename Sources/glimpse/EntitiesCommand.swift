@@ -1,6 +1,7 @@
 import ArgumentParser
 import GlimpseCatalog
 import GlimpseIntents
+import GlimpseWire
 
 /// `glimpse entities`: the catalog's entity queries (by id, by text, by property).
 struct EntitiesCommand: AsyncParsableCommand {
@@ -95,47 +96,41 @@ struct EntitiesCommand: AsyncParsableCommand {
         do { loaded = try Catalog.load(directory: catalog) } catch { throw IntentsCommandError(error.description) }
         let places = PlaceQuery(catalog: loaded)
         let collections = CollectionQuery(catalog: loaded)
-        var entries: [EntityListing.Entry] = []
+        var entities: [EntityJSON] = []
 
         if !ids.isEmpty {
             for id in ids {
-                if type != .collection, let place = loaded.place(id: id) { entries.append(.init(place)) }
-                if type != .place, let collection = loaded.collection(id: id) { entries.append(.init(collection)) }
+                if type != .collection, let place = loaded.place(id: id) { entities.append(EntityJSON(place)) }
+                if type != .place, let collection = loaded.collection(id: id) { entities.append(EntityJSON(collection)) }
             }
         } else if let search {
-            if type != .collection {
-                entries += PlaceQuery.search(search, in: loaded).map { .init($0.element, score: $0.score) }
+            let types: Set<CatalogEntityType> = switch type {
+            case .place?: [.place]
+            case .collection?: [.collection]
+            case .all?, nil: [.place, .collection]
             }
-            if type != .place {
-                entries += CollectionQuery.search(search, in: loaded).map { .init($0.element, score: $0.score) }
-            }
-            if type == nil || type == .all {
-                entries = entries.enumerated().sorted { a, b in
-                    (a.element.score ?? 0) != (b.element.score ?? 0)
-                        ? (a.element.score ?? 0) > (b.element.score ?? 0) : a.offset < b.offset
-                }.map(\.element)
-            }
+            entities = loaded.searchEntities(search, types: types)
         } else {
             let sortKeys = sorts.map(EntityQuerySort.init(parsing:))
             do {
                 if type == .collection {
                     let parsed = try comparisons.map(CollectionQuery.properties.comparison(parsing:))
-                    entries = try await collections.entities(
+                    entities = try await collections.entities(
                         matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
-                    ).map { .init($0) }
+                    ).map(EntityJSON.init)
                 } else {
                     let parsed = try comparisons.map(PlaceQuery.properties.comparison(parsing:))
-                    entries = try await places.entities(
+                    entities = try await places.entities(
                         matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
-                    ).map { .init($0) }
+                    ).map(EntityJSON.init)
                 }
             } catch let error as EntityQueryError {
                 throw IntentsCommandError(error.description)
             }
         }
-        if let limit { entries = Array(entries.prefix(limit)) }
-        let listing = EntityListing(entries)
-        print(json ? listing.json() : listing.text())
+        if let limit { entities = Array(entities.prefix(limit)) }
+        let listing = EntityListJSON(entities: entities)
+        print(json ? listing.prettyJSON() : listing.text())
     }
 
     /// The properties as `name (type)` (`type?` when it may be nil), wrapped at 72 columns.

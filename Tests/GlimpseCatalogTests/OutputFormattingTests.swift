@@ -47,21 +47,23 @@ struct OutputFormattingTests {
         #expect(!last.text().contains("more:"))
     }
 
-    @Test func entityListingTextAndJSON() throws {
+    @Test func entityListTextAndJSON() throws {
         let catalog = Fixtures.catalog
         let eiffel = try #require(catalog.place(id: "eiffel-tower"))
         let towers = try #require(catalog.collection(id: "towers"))
-        let listing = EntityListing([.init(eiffel), .init(towers, score: 0.87654)])
+        var scored = EntityJSON(towers)
+        scored.score = 0.8765
+        let listing = EntityListJSON(entities: [EntityJSON(eiffel), scored])
         let lines = listing.text().split(separator: "\n").map(String.init)
         #expect(lines == [
             "place      eiffel-tower  Eiffel Tower — France, Europe",
             "collection towers        0.88  Towers and Minarets — \(towers.summary)",
             "2 entities",
         ])
-        let decoded = try JSONDecoder().decode(EntityListing.self, from: Data(listing.json().utf8))
+        let decoded = try JSONDecoder().decode(EntityListJSON.self, from: Data(listing.prettyJSON().utf8))
         #expect(decoded == listing)
-        #expect(decoded.entities[0].labels == eiffel.labels)
-        #expect(decoded.entities[1].places == towers.places)
+        #expect(decoded.entities[0].properties["labels"] == .array(eiffel.labels.map(JSONValue.string)))
+        #expect(decoded.entities[1].properties["places"] == .array(towers.places.map(JSONValue.string)))
         #expect(decoded.entities[1].score == 0.8765)
     }
 }

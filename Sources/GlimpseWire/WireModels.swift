@@ -89,7 +89,7 @@ public struct EntityJSON: Codable, Sendable, Equatable {
     public var displayRepresentation: DisplayRepresentationJSON
     /// The entity's properties by name.
     public var properties: [String: JSONValue]
-    /// How well the entity matched a text search, 0…1 (results of a text search only).
+    /// How well the entity matched a text search, higher is better (results of a text search only).
     public var score: Double?
 
     /// Creates an entity record.

@@ -8,7 +8,7 @@
 //   CGlimpseCodecs             the only C that calls them; holds every setjmp
 //   GlimpseBasics              Duration in milliseconds and seconds (and other shared value helpers)
 //   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
-//   GlimpseFiles               crash-safe whole-file writes, checked reads, CRC-32 and CRC-32C
+//   GlimpseFiles               crash-safe whole-file writes, checked reads, byte coding, CRC-32, FNV-1a
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
 //   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
 //   CGlimpseVisionKernels      its popcount scan kernels (scalar, AVX-512 VPOPCNTDQ chosen at run time)
@@ -152,8 +152,8 @@ let package = Package(
         .target(
             name: "GlimpseCatalog",
             dependencies: [
-                "GlimpseBasics", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
-                "GlimpseWire",
+                "GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings
         ),
@@ -170,7 +170,8 @@ let package = Package(
         .target(
             name: "GlimpseServer",
             dependencies: [
-                "CGlimpseSocket", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents", "GlimpseWire",
+                "CGlimpseSocket", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
+                "GlimpseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -263,7 +264,7 @@ let package = Package(
         .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests",
                     dependencies: ["GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels",
-                                   "GlimpseFeaturePrint"],
+                                   "GlimpseFeaturePrint", "GlimpseFiles"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint"],
                     swiftSettings: swiftSettings),

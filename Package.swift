@@ -6,7 +6,7 @@
 //
 //   CLibPNG, CLibJPEG          system libraries (pkg-config)
 //   CGlimpseCodecs             the only C that calls them; holds every setjmp
-//   GlimpseBasics              Duration in milliseconds and seconds (and other shared value helpers)
+//   GlimpseBasics              Duration in milliseconds and seconds, the seeded random generator (SplitMix64)
 //   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
 //   GlimpseFiles               crash-safe whole-file writes, checked reads, byte coding, CRC-32, FNV-1a
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
@@ -119,7 +119,7 @@ let package = Package(
         ),
         .target(
             name: "GlimpseIndex",
-            dependencies: ["GlimpseFiles"],
+            dependencies: ["GlimpseBasics", "GlimpseFiles"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -127,12 +127,12 @@ let package = Package(
         ),
         .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"],
+            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseLabels",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles", "GlimpseFeaturePrint"],
+            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles", "GlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -170,8 +170,8 @@ let package = Package(
         .target(
             name: "GlimpseServer",
             dependencies: [
-                "CGlimpseSocket", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
-                "GlimpseWire",
+                "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
+                "GlimpseIntents", "GlimpseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -203,7 +203,8 @@ let package = Package(
         .executableTarget(
             name: "glimpse-server-bench",
             dependencies: [
-                "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIntents", "GlimpseServer",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
+                "GlimpseServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -214,8 +215,8 @@ let package = Package(
         .target(
             name: "GlimpseBatch",
             dependencies: [
-                "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIndex", "GlimpseIntents",
-                "GlimpseVision",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIndex",
+                "GlimpseIntents", "GlimpseVision",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -253,17 +254,17 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "glimpse-featureprint-bench",
-            dependencies: ["GlimpseFeaturePrint", "GlimpseImage", "CAllocationCounter"],
+            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseImage", "CAllocationCounter"],
             swiftSettings: swiftSettings
         ),
 
         // MARK: Tests
-        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseIndex"],
+        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseBasics"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles", "GlimpseBasics"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests",
-                    dependencies: ["GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels",
+                    dependencies: ["GlimpseVision", "GlimpseBasics", "GlimpseImage", "CGlimpseVisionKernels",
                                    "GlimpseFeaturePrint", "GlimpseFiles"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint"],
@@ -280,8 +281,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: [
-                        "GlimpseServer", "CGlimpseSocket", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
-                        "GlimpseIntents", "GlimpseImage", "GlimpseWire",
+                        "GlimpseServer", "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
+                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseWire",
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,3 +1,5 @@
+import GlimpseBasics
+
 /// Reproducible synthetic vector sets for tests and benchmarks.
 ///
 /// Clustered data imitates image features: points gather around a number of centres, each centre

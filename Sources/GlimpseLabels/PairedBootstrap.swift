@@ -1,4 +1,4 @@
-import GlimpseIndex
+import GlimpseBasics
 
 /// One test photo's label counts: how many of its labels were right, wrong or missed.
 public struct PhotoLabelCounts: Sendable, Hashable, Codable {

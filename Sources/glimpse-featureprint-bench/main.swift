@@ -11,6 +11,7 @@ import CAllocationCounter
 import Foundation
 import GlimpseFeaturePrint
 import GlimpseImage
+import GlimpseBasics
 
 /// A command-line usage error: what was wrong, printed before the usage text.
 struct UsageError: Error, CustomStringConvertible {
@@ -85,9 +86,6 @@ func main() -> Int32 {
     do {
         let options = try parseArguments(Array(CommandLine.arguments.dropFirst()))
         let clock = ContinuousClock()
-        func ms(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15
-        }
         let loadStart = clock.now
         let model = try FeaturePrintModel.load(from: options.model)
         let printerStart = clock.now
@@ -106,7 +104,7 @@ func main() -> Int32 {
                 let start = clock.now
                 try printer.run(networkInput: input, into: &output)
                 let elapsed = start.duration(to: clock.now)
-                milliseconds.append(ms(elapsed))
+                milliseconds.append(elapsed.milliseconds)
             }
         }
         let allocations = glimpse_allocation_count() - allocationsBefore
@@ -119,8 +117,8 @@ func main() -> Int32 {
             + "\"repeat\":\(options.repeats),\"count\":\(milliseconds.count),\"p50_ms\":\(fixed(percentile(sorted, 0.5))),"
             + "\"p90_ms\":\(fixed(percentile(sorted, 0.9))),\"p99_ms\":\(fixed(percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
             + "\"min_ms\":\(fixed(sorted[0])),\"max_ms\":\(fixed(sorted[sorted.count - 1])),"
-            + "\"allocations_per_run\":\(allocationsPerRun),\"load_ms\":\(fixed(ms(printerStart - loadStart))),"
-            + "\"printer_ms\":\(fixed(ms(printerEnd - printerStart)))}")
+            + "\"allocations_per_run\":\(allocationsPerRun),\"load_ms\":\(fixed((printerStart - loadStart).milliseconds)),"
+            + "\"printer_ms\":\(fixed((printerEnd - printerStart).milliseconds))}")
         return 0
     } catch let error as UsageError {
         FileHandle.standardError.write(Data("glimpse-featureprint-bench: \(error)\n".utf8))

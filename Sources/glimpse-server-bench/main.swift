@@ -18,6 +18,7 @@ import GlimpseIntents
 import GlimpseServer
 import Logging
 import ServiceLifecycle
+import GlimpseBasics
 
 let usage = """
     usage: glimpse-server-bench [--socket PATH] [--catalog DIR] [--requests N] [--concurrency 1,8] FILE...
@@ -76,11 +77,6 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     return sorted[min(max(rank, 0), sorted.count - 1)]
 }
 
-func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-}
-
 struct Row {
     var name: String
     var level: Int
@@ -110,14 +106,14 @@ func measure(
                 for index in 0..<requests {
                     let t0 = clock.now
                     try await body(worker, index)
-                    own.append(milliseconds(clock.now - t0))
+                    own.append((clock.now - t0).milliseconds)
                 }
                 return own
             }
         }
         return try await group.reduce(into: []) { $0 += $1 }
     }
-    return (latencies, milliseconds(clock.now - start))
+    return (latencies, (clock.now - start).milliseconds)
 }
 
 /// The whole benchmark, off the main actor.
@@ -207,7 +203,7 @@ func runBenchmark() async throws {
                             let bytes = pictures[(worker + index) % pictures.count]
                             let t0 = clock.now
                             _ = try await connection.query(image: bytes, limit: 5)
-                            own.append(milliseconds(clock.now - t0))
+                            own.append((clock.now - t0).milliseconds)
                         }
                         return own
                     }
@@ -215,7 +211,7 @@ func runBenchmark() async throws {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        let socket = (latencies: socketLatencies, wallMs: milliseconds(clock.now - socketStart))
+        let socket = (latencies: socketLatencies, wallMs: (clock.now - socketStart).milliseconds)
         rows.append(Row(name: "socket", level: level, latencies: socket.latencies, wall: socket.wallMs))
         if let row = rows.last { print(row.line) }
         let ratio = percentile(socket.latencies.sorted(), 50) / percentile(local.latencies.sorted(), 50)

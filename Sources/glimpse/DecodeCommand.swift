@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GlimpseImage
+import GlimpseBasics
 
 /// `glimpse decode`: decodes image files and reports size, pixel format, orientation and time.
 struct DecodeCommand: ParsableCommand {
@@ -153,13 +154,5 @@ enum ImageFileList {
             found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
         }
         return .success(found.sorted())
-    }
-}
-
-extension Duration {
-    /// The duration in milliseconds.
-    fileprivate var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

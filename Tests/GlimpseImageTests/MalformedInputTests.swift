@@ -1,6 +1,6 @@
 import Foundation
 import GlimpseImage
-import GlimpseIndex
+import GlimpseBasics
 import Testing
 
 @Suite("Malformed and hostile input")

@@ -1,5 +1,5 @@
 import GlimpseImage
-import GlimpseIndex
+import GlimpseBasics
 import Testing
 
 @Suite("PNG variants")

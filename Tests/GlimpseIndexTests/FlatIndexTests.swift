@@ -1,3 +1,4 @@
+import GlimpseBasics
 import Testing
 
 @testable import GlimpseIndex

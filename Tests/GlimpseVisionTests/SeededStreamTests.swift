@@ -1,4 +1,4 @@
-import GlimpseIndex
+import GlimpseBasics
 import Testing
 @testable import GlimpseVision
 

@@ -1,6 +1,6 @@
 import Foundation
+import GlimpseBasics
 import GlimpseImage
-import GlimpseIndex
 @testable import GlimpseVision
 
 /// Paths and image transforms shared by the vision tests.

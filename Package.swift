@@ -23,6 +23,8 @@
 //   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
 //   GlimpseClient              the daemon's client (SwiftNIO, no Hummingbird)
+//   GlimpseEvaluation          evaluation and benchmark code: `glimpse eval` figures, label evaluation, the
+//                              paired bootstrap, the index benchmark, synthetic vectors, LatencySummary
 //   GlimpseBatch               folder matching and the benchmarks behind `glimpse match` / `glimpse bench`
 //   glimpse                    the command-line tool
 //
@@ -54,6 +56,7 @@ let package = Package(
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
+        .library(name: "GlimpseEvaluation", targets: ["GlimpseEvaluation"]),
     ],
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
@@ -203,20 +206,25 @@ let package = Package(
         .executableTarget(
             name: "glimpse-server-bench",
             dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
-                "GlimpseServer",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation", "GlimpseImage",
+                "GlimpseIntents", "GlimpseServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Batch matching and benchmarks
+        // MARK: Evaluation, batch matching and benchmarks
+        .target(
+            name: "GlimpseEvaluation",
+            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex", "GlimpseLabels", "GlimpseVision"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "GlimpseBatch",
             dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIndex",
-                "GlimpseIntents", "GlimpseVision",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation", "GlimpseImage",
+                "GlimpseIndex", "GlimpseIntents", "GlimpseVision",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -226,9 +234,9 @@ let package = Package(
         .executableTarget(
             name: "glimpse",
             dependencies: [
-                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFeaturePrint",
-                "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer", "GlimpseVision",
-                "GlimpseWire",
+                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
+                "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
+                "GlimpseVision", "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -245,7 +253,7 @@ let package = Package(
         // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
         .executableTarget(
             name: "glimpse-index-bench",
-            dependencies: ["GlimpseIndex"],
+            dependencies: ["GlimpseEvaluation"],
             swiftSettings: swiftSettings
         ),
 
@@ -254,7 +262,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "glimpse-featureprint-bench",
-            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseImage", "CAllocationCounter"],
+            dependencies: ["GlimpseBasics", "GlimpseEvaluation", "GlimpseFeaturePrint", "GlimpseImage", "CAllocationCounter"],
             swiftSettings: swiftSettings
         ),
 
@@ -262,12 +270,13 @@ let package = Package(
         .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseBasics"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles", "GlimpseBasics"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles", "GlimpseBasics", "GlimpseEvaluation"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests",
                     dependencies: ["GlimpseVision", "GlimpseBasics", "GlimpseImage", "CGlimpseVisionKernels",
-                                   "GlimpseFeaturePrint", "GlimpseFiles"],
+                                   "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseEvaluation"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint"],
+        .testTarget(name: "GlimpseLabelsTests",
+                    dependencies: ["GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint", "GlimpseEvaluation"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFeaturePrintTests",
                     dependencies: ["GlimpseFeaturePrint", "GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"],

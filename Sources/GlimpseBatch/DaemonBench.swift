@@ -1,5 +1,5 @@
-import GlimpseClient
 import GlimpseBasics
+import GlimpseClient
 
 /// Measures round trips against a running daemon: for each concurrency level, that many
 /// connections send `POST /v1/query` back to back for a fixed time, cycling through the pictures.

@@ -1,5 +1,5 @@
-import Histogram
 import GlimpseBasics
+import Histogram
 
 /// Collects latencies in an HdrHistogram (three significant digits, nanosecond resolution) and
 /// summarises them as percentiles.

@@ -1,5 +1,6 @@
-import GlimpseIndex
 import GlimpseBasics
+import GlimpseEvaluation
+import GlimpseIndex
 
 /// Measures how the cost of a catalog search grows with the number of references: the same queries
 /// against synthetic catalogs of growing size, for each index type.

@@ -1,7 +1,7 @@
+import GlimpseBasics
 import GlimpseCatalog
 import GlimpseImage
 import GlimpseVision
-import GlimpseBasics
 
 /// Measures how the real visual query (LSH shortlist over binary descriptors, then geometric
 /// verification) slows down as the catalog grows: the catalog's own references plus synthetic ones

@@ -1,6 +1,6 @@
 import Foundation
-import GlimpseFiles
 public import GlimpseFeaturePrint
+import GlimpseFiles
 public import GlimpseImage
 public import GlimpseLabels
 public import GlimpseVision

@@ -1,5 +1,5 @@
-import GlimpseFeaturePrint
 import Foundation
+import GlimpseFeaturePrint
 import GlimpseFiles
 
 /// A reference photo to index: its identifier and where its file is.

@@ -9,9 +9,10 @@
 // Build with `-c release`.
 import CAllocationCounter
 import Foundation
+import GlimpseBasics
+import GlimpseEvaluation
 import GlimpseFeaturePrint
 import GlimpseImage
-import GlimpseBasics
 
 /// A command-line usage error: what was wrong, printed before the usage text.
 struct UsageError: Error, CustomStringConvertible {
@@ -76,12 +77,6 @@ func loadInputs(_ directory: String, size: Int) throws -> [PixelBuffer] {
     }
 }
 
-/// The value at `fraction` of the sorted `values` (nearest rank).
-func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}
-
 func main() -> Int32 {
     do {
         let options = try parseArguments(Array(CommandLine.arguments.dropFirst()))
@@ -114,8 +109,8 @@ func main() -> Int32 {
         let mean = milliseconds.reduce(0, +) / Double(milliseconds.count)
         func fixed(_ value: Double) -> String { String(format: "%.3f", value) }
         print("{\"engine\":\"xnnpack\",\"threads\":1,\"model\":\"\(model.network)\",\"inputs\":\(inputs.count),"
-            + "\"repeat\":\(options.repeats),\"count\":\(milliseconds.count),\"p50_ms\":\(fixed(percentile(sorted, 0.5))),"
-            + "\"p90_ms\":\(fixed(percentile(sorted, 0.9))),\"p99_ms\":\(fixed(percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
+            + "\"repeat\":\(options.repeats),\"count\":\(milliseconds.count),\"p50_ms\":\(fixed(LatencySummary.percentile(sorted, 0.5))),"
+            + "\"p90_ms\":\(fixed(LatencySummary.percentile(sorted, 0.9))),\"p99_ms\":\(fixed(LatencySummary.percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
             + "\"min_ms\":\(fixed(sorted[0])),\"max_ms\":\(fixed(sorted[sorted.count - 1])),"
             + "\"allocations_per_run\":\(allocationsPerRun),\"load_ms\":\(fixed((printerStart - loadStart).milliseconds)),"
             + "\"printer_ms\":\(fixed((printerEnd - printerStart).milliseconds))}")

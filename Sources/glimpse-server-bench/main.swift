@@ -10,15 +10,16 @@
 // `glimpse serve` (the same decode and search, plus HTTP and JSON). Each level runs one warm-up
 // query per worker, then `requests` queries per worker, cycling through the files.
 import Foundation
+import GlimpseBasics
 import GlimpseCatalog
 import GlimpseClient
 import GlimpseEngine
+import GlimpseEvaluation
 import GlimpseImage
 import GlimpseIntents
 import GlimpseServer
 import Logging
 import ServiceLifecycle
-import GlimpseBasics
 
 let usage = """
     usage: glimpse-server-bench [--socket PATH] [--catalog DIR] [--requests N] [--concurrency 1,8] FILE...
@@ -71,12 +72,6 @@ struct Options {
     }
 }
 
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}
-
 struct Row {
     var name: String
     var level: Int
@@ -84,8 +79,8 @@ struct Row {
     var wall: Double
 
     var line: String {
-        let sorted = latencies.sorted()
-        let p50 = percentile(sorted, 50), p99 = percentile(sorted, 99)
+        let summary = LatencySummary(samples: latencies)
+        let p50 = summary.p50, p99 = summary.p99
         let qps = Double(latencies.count) / (wall / 1000)
         return "\(name.padding(toLength: 10, withPad: " ", startingAt: 0)) c=\(level)  n=\(latencies.count)  "
             + String(format: "p50 %7.1f ms  p99 %7.1f ms  %6.2f q/s", p50, p99, qps)
@@ -214,8 +209,9 @@ func runBenchmark() async throws {
         let socket = (latencies: socketLatencies, wallMs: (clock.now - socketStart).milliseconds)
         rows.append(Row(name: "socket", level: level, latencies: socket.latencies, wall: socket.wallMs))
         if let row = rows.last { print(row.line) }
-        let ratio = percentile(socket.latencies.sorted(), 50) / percentile(local.latencies.sorted(), 50)
-        let gatedRatio = percentile(socket.latencies.sorted(), 50) / percentile(gated.latencies.sorted(), 50)
+        let socketMedian = LatencySummary(samples: socket.latencies).p50
+        let ratio = socketMedian / LatencySummary(samples: local.latencies).p50
+        let gatedRatio = socketMedian / LatencySummary(samples: gated.latencies).p50
         print(String(
             format: "socket/in-process p50 at c=%d: %.3f (direct), %.3f (through the same gate)",
             level, ratio, gatedRatio

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import GlimpseImage
 import GlimpseBasics
+import GlimpseImage
 
 /// `glimpse decode`: decodes image files and reports size, pixel format, orientation and time.
 struct DecodeCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import GlimpseBasics
 import GlimpseFeaturePrint
 import GlimpseLabels
-import GlimpseBasics
 
 /// `glimpse models build`: rebuilds the label model from labelled photos.
 struct ModelsBuildCommand: AsyncParsableCommand {

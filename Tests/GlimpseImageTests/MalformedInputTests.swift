@@ -1,6 +1,6 @@
 import Foundation
-import GlimpseImage
 import GlimpseBasics
+import GlimpseImage
 import Testing
 
 @Suite("Malformed and hostile input")

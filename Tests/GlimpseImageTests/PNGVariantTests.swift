@@ -1,5 +1,5 @@
-import GlimpseImage
 import GlimpseBasics
+import GlimpseImage
 import Testing
 
 @Suite("PNG variants")

@@ -1,6 +1,7 @@
 import GlimpseBasics
 import Testing
 
+import GlimpseEvaluation
 @testable import GlimpseIndex
 
 /// The plain nested loop every index is checked against: all distances, sorted by (distance, id).

@@ -1,5 +1,6 @@
 import Testing
 
+import GlimpseEvaluation
 @testable import GlimpseIndex
 
 /// Mean recall@k of `index` against the exact `oracle` over `queries`.

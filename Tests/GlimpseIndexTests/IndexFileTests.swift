@@ -6,6 +6,7 @@ import Darwin
 import GlimpseFiles
 import Testing
 
+import GlimpseEvaluation
 @testable import GlimpseIndex
 
 /// A fresh empty directory under /tmp for one test.

@@ -1,5 +1,6 @@
-import Testing
+import GlimpseEvaluation
 @testable import GlimpseLabels
+import Testing
 
 @Suite("Label votes and metrics")
 struct LabelVoteTests {

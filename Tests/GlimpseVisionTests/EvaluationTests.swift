@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import GlimpseEvaluation
 @testable import GlimpseVision
+import Testing
 
 @Suite struct EvaluationTests {
     @Test func manifestIsReadRelativeToItsFolder() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import GlimpseFeaturePrint
 import GlimpseFiles
-import Testing
 @testable import GlimpseVision
+import Testing
 
 @Suite(.serialized) struct FeatureCacheTests {
     static let references: [(id: String, features: ImageFeatures)] = {

@@ -2,6 +2,7 @@
 // search. Run with `swift package benchmark` from Benchmarks/ (see README.md).
 import Benchmark
 import Foundation
+import GlimpseEvaluation
 import GlimpseImage
 import GlimpseIndex
 import GlimpseVision

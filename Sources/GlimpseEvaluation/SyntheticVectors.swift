@@ -1,4 +1,5 @@
 import GlimpseBasics
+import GlimpseIndex
 
 /// Reproducible synthetic vector sets for tests and benchmarks.
 ///

@@ -113,7 +113,7 @@ let package = Package(
         ),
         .target(
             name: "GlimpseImage",
-            dependencies: ["CGlimpseCodecs"],
+            dependencies: ["CGlimpseCodecs", "GlimpseFiles"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -223,8 +223,8 @@ let package = Package(
         .target(
             name: "GlimpseBatch",
             dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation", "GlimpseImage",
-                "GlimpseIndex", "GlimpseIntents", "GlimpseVision",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation", "GlimpseFiles",
+                "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseVision",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -235,7 +235,7 @@ let package = Package(
             name: "glimpse",
             dependencies: [
                 "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
-                "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
+                "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
                 "GlimpseVision", "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -262,7 +262,8 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "glimpse-featureprint-bench",
-            dependencies: ["GlimpseBasics", "GlimpseEvaluation", "GlimpseFeaturePrint", "GlimpseImage", "CAllocationCounter"],
+            dependencies: ["GlimpseBasics", "GlimpseEvaluation", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
+                           "CAllocationCounter"],
             swiftSettings: swiftSettings
         ),
 

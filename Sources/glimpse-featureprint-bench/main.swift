@@ -12,6 +12,7 @@ import Foundation
 import GlimpseBasics
 import GlimpseEvaluation
 import GlimpseFeaturePrint
+import GlimpseFiles
 import GlimpseImage
 
 /// A command-line usage error: what was wrong, printed before the usage text.
@@ -64,8 +65,11 @@ func parseArguments(_ arguments: [String]) throws -> Options {
 
 /// The PNGs in `directory`, decoded, in name order; each must be `size × size`.
 func loadInputs(_ directory: String, size: Int) throws -> [PixelBuffer] {
-    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        .filter { $0.lowercased().hasSuffix(".png") }.sorted()
+    let entries = Array(FolderWalk(root: directory, recursive: false))
+    if let reason = entries.first?.listingError {
+        throw UsageError(description: "cannot list \(directory): \(reason)")
+    }
+    let names = entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".png") }.map(\.name)
     guard !names.isEmpty else { throw UsageError(description: "no .png files in \(directory)") }
     return try names.map { name in
         let pixels = try ImageDecoder.decode(contentsOfFile: directory + "/" + name).pixelBuffer

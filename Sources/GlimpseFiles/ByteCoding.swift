@@ -150,19 +150,21 @@ public struct ByteReader<Failure: Error> {
     /// Reads one little-endian integer.
     @inlinable
     public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self, _ what: String = "a field") throws(Failure) -> T {
-        let size = MemoryLayout<T>.size
-        guard offset >= 0, remaining >= size else { throw overrun(what) }
-        let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
-        offset += size
-        return value
+        T(littleEndian: try load(T.self, what))
     }
 
     /// Reads one big-endian (network order) integer.
     @inlinable
     public mutating func read<T: FixedWidthInteger>(bigEndian _: T.Type, _ what: String = "a field") throws(Failure) -> T {
+        T(bigEndian: try load(T.self, what))
+    }
+
+    /// The next `T`'s bytes as they are in memory.
+    @inlinable
+    mutating func load<T: FixedWidthInteger>(_: T.Type, _ what: String) throws(Failure) -> T {
         let size = MemoryLayout<T>.size
         guard offset >= 0, remaining >= size else { throw overrun(what) }
-        let value = T(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)
         offset += size
         return value
     }

@@ -135,7 +135,7 @@ let package = Package(
         ),
         .target(
             name: "GlimpseLabels",
-            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles", "GlimpseFeaturePrint"],
+            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "GlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -5,39 +5,39 @@
 ///
 /// The writing half of every Glimpse file format (index files, model files, the feature cache) and of
 /// continuation cursors (which are big-endian).
-public struct ByteWriter: Sendable {
+package struct ByteWriter: Sendable {
     @usableFromInline var storage: [UInt8]
 
     /// The bytes written so far.
     @inlinable
-    public var bytes: [UInt8] { storage }
+    package var bytes: [UInt8] { storage }
 
     /// An empty writer with room for `capacity` bytes.
     @inlinable
-    public init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         storage = []
         storage.reserveCapacity(capacity)
     }
 
     /// Appends `value` little-endian.
     @inlinable
-    public mutating func append<T: FixedWidthInteger>(_ value: T) {
+    package mutating func append<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { storage.append(contentsOf: $0) }
     }
 
     /// Appends `value` big-endian (network order).
     @inlinable
-    public mutating func append<T: FixedWidthInteger>(bigEndian value: T) {
+    package mutating func append<T: FixedWidthInteger>(bigEndian value: T) {
         withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0) }
     }
 
     /// Appends `value` as its IEEE-754 bit pattern, little-endian.
     @inlinable
-    public mutating func append(_ value: Float) { append(value.bitPattern) }
+    package mutating func append(_ value: Float) { append(value.bitPattern) }
 
     /// Appends integers little-endian, copying in bulk on little-endian machines.
     @inlinable
-    public mutating func append<T: FixedWidthInteger>(contentsOf values: [T]) {
+    package mutating func append<T: FixedWidthInteger>(contentsOf values: [T]) {
         #if _endian(little)
         values.withUnsafeBytes { storage.append(contentsOf: $0) }
         #else
@@ -47,7 +47,7 @@ public struct ByteWriter: Sendable {
 
     /// Appends floats as their IEEE-754 bit patterns, copying in bulk on little-endian machines.
     @inlinable
-    public mutating func append(contentsOf values: [Float]) {
+    package mutating func append(contentsOf values: [Float]) {
         #if _endian(little)
         values.withUnsafeBytes { storage.append(contentsOf: $0) }
         #else
@@ -57,11 +57,11 @@ public struct ByteWriter: Sendable {
 
     /// Appends raw memory as it is; on big-endian machines the caller must pass little-endian data.
     @inlinable
-    public mutating func append(raw: UnsafeRawBufferPointer) { storage.append(contentsOf: raw) }
+    package mutating func append(raw: UnsafeRawBufferPointer) { storage.append(contentsOf: raw) }
 
     /// Appends `string` as a `u32` byte count followed by its UTF-8.
     @inlinable
-    public mutating func append(string: String) {
+    package mutating func append(string: String) {
         let utf8 = Array(string.utf8)
         append(UInt32(truncatingIfNeeded: utf8.count))
         storage.append(contentsOf: utf8)
@@ -71,7 +71,7 @@ public struct ByteWriter: Sendable {
     ///
     /// - Precondition: `offset + T.bitWidth / 8 <= bytes.count`.
     @inlinable
-    public mutating func patch<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+    package mutating func patch<T: FixedWidthInteger>(_ value: T, at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<raw.count { storage[offset + i] = raw[i] }
         }
@@ -81,9 +81,9 @@ public struct ByteWriter: Sendable {
 /// Why a ``ByteReader`` stopped: what it was reading, where, and what was wrong.
 ///
 /// Each file format turns it into its own error, in its own words.
-public struct ByteReadError: Error, Sendable, Equatable {
+package struct ByteReadError: Error, Sendable, Equatable {
     /// What was wrong.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// The value runs past the end of the range being read.
         case overrun
         /// A length-prefixed string declares `length` bytes: more than its limit or than remain.
@@ -93,15 +93,15 @@ public struct ByteReadError: Error, Sendable, Equatable {
     }
 
     /// What was wrong.
-    public var problem: Problem
+    package var problem: Problem
     /// The name the caller gave the value, such as `"vectors"` (`"a field"` when it gave none).
-    public var what: String
+    package var what: String
     /// The byte offset where the value starts (for strings: where their UTF-8 starts, after the length).
-    public var offset: Int
+    package var offset: Int
 
     /// An error of `problem` reading `what` at `offset`.
     @inlinable
-    public init(_ problem: Problem, what: String, offset: Int) {
+    package init(_ problem: Problem, what: String, offset: Int) {
         self.problem = problem
         self.what = what
         self.offset = offset
@@ -114,19 +114,19 @@ public struct ByteReadError: Error, Sendable, Equatable {
 ///
 /// Reads straight from memory: bulk reads (``readArray(_:count:_:)``, ``readFloats(count:_:)``) are
 /// one copy each, so large index files load at memory speed.
-public struct ByteReader<Failure: Error> {
+package struct ByteReader<Failure: Error> {
     /// The bytes read from; they must stay alive while the reader is used.
-    public let bytes: UnsafeRawBufferPointer
+    package let bytes: UnsafeRawBufferPointer
     /// Where reading stops (exclusive).
-    public let end: Int
+    package let end: Int
     /// Where the next read starts.
-    public var offset: Int
+    package var offset: Int
     @usableFromInline let failure: (ByteReadError) -> Failure
 
     /// A reader of `bytes[offset..<end]` (`end` defaults to the end of `bytes`) that throws `failure` of
     /// each ``ByteReadError``.
     @inlinable
-    public init(
+    package init(
         _ bytes: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil,
         failure: @escaping (ByteReadError) -> Failure
     ) {
@@ -138,24 +138,24 @@ public struct ByteReader<Failure: Error> {
 
     /// The bytes left before ``end``.
     @inlinable
-    public var remaining: Int { end - offset }
+    package var remaining: Int { end - offset }
 
     /// Whether every byte up to ``end`` has been read.
     @inlinable
-    public var isAtEnd: Bool { offset >= end }
+    package var isAtEnd: Bool { offset >= end }
 
     @inlinable
     func overrun(_ what: String) -> Failure { failure(ByteReadError(.overrun, what: what, offset: offset)) }
 
     /// Reads one little-endian integer.
     @inlinable
-    public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self, _ what: String = "a field") throws(Failure) -> T {
+    package mutating func read<T: FixedWidthInteger>(_: T.Type = T.self, _ what: String = "a field") throws(Failure) -> T {
         T(littleEndian: try load(T.self, what))
     }
 
     /// Reads one big-endian (network order) integer.
     @inlinable
-    public mutating func read<T: FixedWidthInteger>(bigEndian _: T.Type, _ what: String = "a field") throws(Failure) -> T {
+    package mutating func read<T: FixedWidthInteger>(bigEndian _: T.Type, _ what: String = "a field") throws(Failure) -> T {
         T(bigEndian: try load(T.self, what))
     }
 
@@ -171,13 +171,13 @@ public struct ByteReader<Failure: Error> {
 
     /// Reads one float stored as its little-endian IEEE-754 bit pattern.
     @inlinable
-    public mutating func readFloat(_ what: String = "a field") throws(Failure) -> Float {
+    package mutating func readFloat(_ what: String = "a field") throws(Failure) -> Float {
         Float(bitPattern: try read(UInt32.self, what))
     }
 
     /// Reads `count` little-endian integers, copying in bulk on little-endian machines.
     @inlinable
-    public mutating func readArray<T: FixedWidthInteger>(
+    package mutating func readArray<T: FixedWidthInteger>(
         _: T.Type, count: Int, _ what: String = "a field"
     ) throws(Failure) -> [T] {
         let size = MemoryLayout<T>.size
@@ -203,7 +203,7 @@ public struct ByteReader<Failure: Error> {
 
     /// Reads `count` floats stored as little-endian IEEE-754 bit patterns.
     @inlinable
-    public mutating func readFloats(count: Int, _ what: String = "a field") throws(Failure) -> [Float] {
+    package mutating func readFloats(count: Int, _ what: String = "a field") throws(Failure) -> [Float] {
         #if _endian(little)
         guard offset >= 0, count >= 0, count <= remaining / 4 else { throw overrun(what) }
         let start = offset
@@ -224,13 +224,13 @@ public struct ByteReader<Failure: Error> {
 
     /// Reads `count` raw bytes.
     @inlinable
-    public mutating func readBytes(count: Int, _ what: String = "a field") throws(Failure) -> [UInt8] {
+    package mutating func readBytes(count: Int, _ what: String = "a field") throws(Failure) -> [UInt8] {
         try readArray(UInt8.self, count: count, what)
     }
 
     /// Reads a `u32` byte count and that many bytes of UTF-8, refusing more than `maxLength` bytes.
     @inlinable
-    public mutating func readString(maxLength: Int, _ what: String = "a string") throws(Failure) -> String {
+    package mutating func readString(maxLength: Int, _ what: String = "a string") throws(Failure) -> String {
         let length = Int(try read(UInt32.self, what))
         guard length <= maxLength, length <= remaining else {
             throw failure(ByteReadError(.stringOutOfRange(length: length), what: what, offset: offset))
@@ -247,7 +247,7 @@ public struct ByteReader<Failure: Error> {
 extension ByteReader where Failure == ByteReadError {
     /// A reader of `bytes[offset..<end]` that throws ``ByteReadError`` as it is.
     @inlinable
-    public init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil) {
+    package init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0, end: Int? = nil) {
         self.init(bytes, offset: offset, end: end, failure: { $0 })
     }
 }
@@ -255,7 +255,7 @@ extension ByteReader where Failure == ByteReadError {
 /// Runs `body` over the bytes of `array`, keeping `body`'s typed error (the standard library's
 /// `withUnsafeBytes` throws untyped errors).
 @inlinable
-public func withBytes<Result, Failure: Error>(
+package func withBytes<Result, Failure: Error>(
     of array: [UInt8], _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
 ) throws(Failure) -> Result {
     let outcome: Swift.Result<Result, Failure> = array.withUnsafeBytes { raw in

@@ -12,43 +12,43 @@ import Darwin
 /// never followed. Only one directory's listing is held per level of depth, so memory does not grow
 /// with the number of files. A directory that cannot be listed (the root included) is yielded with
 /// ``Entry/listingError`` set.
-public struct FolderWalk: Sequence {
+package struct FolderWalk: Sequence {
     /// One entry of the walk.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The entry's path: the root joined with the relative path.
-        public let path: String
+        package let path: String
         /// The entry's own name.
-        public let name: String
+        package let name: String
         /// Whether the entry itself is a directory (a symbolic link to one is not).
-        public let isDirectory: Bool
+        package let isDirectory: Bool
         /// Why the entry, a directory, could not be listed (the system's message), or `nil`.
-        public let listingError: String?
+        package let listingError: String?
     }
 
     /// The folder walked, as given.
-    public let root: String
+    package let root: String
     /// Whether subdirectories are walked too.
-    public let recursive: Bool
+    package let recursive: Bool
 
     /// A walk over `root`, into its subdirectories when `recursive`.
-    public init(root: String, recursive: Bool) {
+    package init(root: String, recursive: Bool) {
         self.root = root
         self.recursive = recursive
     }
 
     /// Whether `path` is a directory, following symbolic links.
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Starts the walk.
-    public func makeIterator() -> Iterator {
+    package func makeIterator() -> Iterator {
         Iterator(root: root, recursive: recursive)
     }
 
     /// The state of a walk: a stack of sorted directory listings.
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         private struct Level {
             let directory: String
             let names: [String]
@@ -65,7 +65,7 @@ public struct FolderWalk: Sequence {
         }
 
         /// The next entry in walk order, or `nil` at the end.
-        public mutating func next() -> Entry? {
+        package mutating func next() -> Entry? {
             if let root = pendingRoot {
                 pendingRoot = nil
                 if let problem = push(root) {

@@ -474,7 +474,7 @@ struct SoakTests {
             !exit.output.contains("request failed"), "the daemon logged a failed request:\n\(exit.output.suffix(2000))")
 
         let seconds = { (duration: Duration) in
-            String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+            String(format: "%.1f", duration.seconds)
         }
         print(
             """

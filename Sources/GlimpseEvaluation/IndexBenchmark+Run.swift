@@ -67,7 +67,9 @@ public enum IndexBenchmark {
             int8MemoryBytes: int8.memoryBytes, hnswBuildSeconds: nil, hnswBuildCPUSeconds: nil, hnswMemoryBytes: nil, hnswLevels: nil,
             searches: [int8Row], files: [])
         if let directory = c.fileDirectory {
-            report.files.append(try timeFile(flat, kind: "flat", directory: directory, progress: progress))
+            report.files.append(try timeFile(kind: "flat", directory: directory, progress: progress) { (path) throws(IndexFileError) in
+                try IndexFile.save(flat, to: path)
+            })
         }
         guard c.measureHNSW else { return report }
 
@@ -99,7 +101,9 @@ public enum IndexBenchmark {
                     + "p99 \(format(row.cpu.p99)) ms; recall@\(c.k) \(format(row.recall))")
         }
         if let directory = c.fileDirectory {
-            report.files.append(try timeFile(hnsw, kind: "hnsw", directory: directory, progress: progress))
+            report.files.append(try timeFile(kind: "hnsw", directory: directory, progress: progress) { (path) throws(IndexFileError) in
+                try IndexFile.save(hnsw, to: path)
+            })
         }
         return report
     }
@@ -136,34 +140,17 @@ public enum IndexBenchmark {
         return Double(hits) / Double(max(1, total))
     }
 
+    /// Saves an index with `save` to `bench-<kind>.idx` in `directory` and loads it back, timing both.
     private static func timeFile(
-        _ index: FlatIndex, kind: String, directory: String, progress: (String) -> Void
-    ) throws -> IndexBenchmarkReport.FileRow {
-        let path = directory + "/bench-\(kind).idx"
-        return try timeFile(
-            kind: kind, path: path, progress: progress, save: { () throws(IndexFileError) in try IndexFile.save(index, to: path) },
-            load: { () throws(IndexFileError) in _ = try IndexFile.loadFlat(from: path) })
-    }
-
-    private static func timeFile(
-        _ index: HNSWIndex, kind: String, directory: String, progress: (String) -> Void
-    ) throws -> IndexBenchmarkReport.FileRow {
-        let path = directory + "/bench-\(kind).idx"
-        return try timeFile(
-            kind: kind, path: path, progress: progress, save: { () throws(IndexFileError) in try IndexFile.save(index, to: path) },
-            load: { () throws(IndexFileError) in _ = try IndexFile.loadHNSW(from: path) })
-    }
-
-    private static func timeFile(
-        kind: String, path: String, progress: (String) -> Void, save: () throws(IndexFileError) -> Void,
-        load: () throws(IndexFileError) -> Void
+        kind: String, directory: String, progress: (String) -> Void, save: (String) throws(IndexFileError) -> Void
     ) throws(IndexFileError) -> IndexBenchmarkReport.FileRow {
+        let path = directory + "/bench-\(kind).idx"
         let clock = ContinuousClock()
         var start = clock.now
-        try save()
+        try save(path)
         let saveSeconds = (clock.now - start).seconds
         start = clock.now
-        try load()
+        _ = try IndexFile.load(from: path)
         let loadSeconds = (clock.now - start).seconds
         let bytes = AtomicFile.size(of: path) ?? 0
         progress("\(kind) file: \(bytes / 1_048_576) MiB, save \(format(saveSeconds)) s, load \(format(loadSeconds)) s")

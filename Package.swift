@@ -6,7 +6,8 @@
 //
 //   CLibPNG, CLibJPEG          system libraries (pkg-config)
 //   CGlimpseCodecs             the only C that calls them; holds every setjmp
-//   GlimpseBasics              Duration in milliseconds and seconds, the seeded random generator (SplitMix64)
+//   GlimpseBasics              Duration in milliseconds and seconds, the seeded random generator (SplitMix64),
+//                              the one LatencySummary (nearest-rank percentiles)
 //   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
 //   GlimpseFiles               crash-safe whole-file writes, checked reads, byte coding, CRC-32, FNV-1a
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
@@ -23,8 +24,8 @@
 //   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
 //   GlimpseClient              the daemon's client (SwiftNIO, no Hummingbird)
-//   GlimpseEvaluation          evaluation and benchmark code: `glimpse eval` figures, label evaluation, the
-//                              paired bootstrap, the index benchmark, synthetic vectors, LatencySummary
+//   GlimpseIndexBenchmark      the index benchmark behind glimpse-index-bench: synthetic vectors, bandwidth floor
+//   GlimpseEvaluation          evaluation code: the `glimpse eval` figures, label evaluation, the paired bootstrap
 //   GlimpseBatch               folder matching and the benchmarks behind `glimpse match` / `glimpse bench`
 //   glimpse                    the command-line tool
 //
@@ -56,6 +57,7 @@ let package = Package(
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
+        .library(name: "GlimpseIndexBenchmark", targets: ["GlimpseIndexBenchmark"]),
         .library(name: "GlimpseEvaluation", targets: ["GlimpseEvaluation"]),
     ],
     dependencies: [
@@ -206,8 +208,8 @@ let package = Package(
         .executableTarget(
             name: "glimpse-server-bench",
             dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation", "GlimpseImage",
-                "GlimpseIntents", "GlimpseServer",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
+                "GlimpseServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -216,15 +218,20 @@ let package = Package(
 
         // MARK: Evaluation, batch matching and benchmarks
         .target(
+            name: "GlimpseIndexBenchmark",
+            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "GlimpseEvaluation",
-            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex", "GlimpseLabels", "GlimpseVision"],
+            dependencies: ["GlimpseBasics", "GlimpseLabels", "GlimpseVision"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseBatch",
             dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation", "GlimpseFiles",
-                "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseVision",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
+                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseVision",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -253,7 +260,7 @@ let package = Package(
         // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
         .executableTarget(
             name: "glimpse-index-bench",
-            dependencies: ["GlimpseEvaluation"],
+            dependencies: ["GlimpseIndexBenchmark"],
             swiftSettings: swiftSettings
         ),
 
@@ -262,7 +269,7 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "glimpse-featureprint-bench",
-            dependencies: ["GlimpseBasics", "GlimpseEvaluation", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
+            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
                            "CAllocationCounter"],
             swiftSettings: swiftSettings
         ),
@@ -271,7 +278,7 @@ let package = Package(
         .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseBasics"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles", "GlimpseBasics", "GlimpseEvaluation"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseIndex", "GlimpseFiles", "GlimpseBasics", "GlimpseIndexBenchmark"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests",
                     dependencies: ["GlimpseVision", "GlimpseBasics", "GlimpseImage", "CGlimpseVisionKernels",
                                    "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseEvaluation"],

@@ -1,6 +1,6 @@
 import GlimpseBasics
-import GlimpseEvaluation
 import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// Measures how the cost of a catalog search grows with the number of references: the same queries
 /// against synthetic catalogs of growing size, for each index type.

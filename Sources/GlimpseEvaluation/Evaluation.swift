@@ -1,3 +1,4 @@
+import GlimpseBasics
 import GlimpseVision
 
 /// What happened to one evaluation query.

@@ -10,7 +10,6 @@
 import CAllocationCounter
 import Foundation
 import GlimpseBasics
-import GlimpseEvaluation
 import GlimpseFeaturePrint
 import GlimpseFiles
 import GlimpseImage

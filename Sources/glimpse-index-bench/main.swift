@@ -6,7 +6,7 @@
 //
 // Build with `-c release`; searches run on one thread, the HNSW build on --threads.
 import Foundation
-import GlimpseEvaluation
+import GlimpseIndexBenchmark
 
 /// A command-line usage error: what was wrong, printed before the usage text.
 struct UsageError: Error, CustomStringConvertible {

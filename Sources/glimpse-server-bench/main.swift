@@ -14,7 +14,6 @@ import GlimpseBasics
 import GlimpseCatalog
 import GlimpseClient
 import GlimpseEngine
-import GlimpseEvaluation
 import GlimpseImage
 import GlimpseIntents
 import GlimpseServer

@@ -1,7 +1,7 @@
 import Testing
 
-import GlimpseEvaluation
 @testable import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// Mean recall@k of `index` against the exact `oracle` over `queries`.
 func recall(of index: some NearestNeighborIndex, oracle: FlatIndex, queries: [[Float]], k: Int) throws -> Double {

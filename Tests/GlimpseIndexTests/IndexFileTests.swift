@@ -6,8 +6,8 @@ import Darwin
 import GlimpseFiles
 import Testing
 
-import GlimpseEvaluation
 @testable import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// A fresh empty directory under /tmp for one test.
 func makeTemporaryDirectory() throws -> String {

@@ -1,7 +1,7 @@
 import Testing
 
-import GlimpseEvaluation
 @testable import GlimpseIndex
+import GlimpseIndexBenchmark
 
 @Suite("Int8FlatIndex")
 struct Int8FlatIndexTests {

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseBasics
 @testable import GlimpseEvaluation
 @testable import GlimpseVision
 import Testing

@@ -2,9 +2,9 @@
 // search. Run with `swift package benchmark` from Benchmarks/ (see README.md).
 import Benchmark
 import Foundation
-import GlimpseEvaluation
 import GlimpseImage
 import GlimpseIndex
+import GlimpseIndexBenchmark
 import GlimpseVision
 
 /// The sample catalog's photos, found from this file's location (Benchmarks/Benchmarks/GlimpseKernels/).

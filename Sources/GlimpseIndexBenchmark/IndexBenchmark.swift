@@ -1,3 +1,5 @@
+import GlimpseBasics
+
 /// What ``IndexBenchmark/run(_:progress:)`` measures: the data set, the queries and the HNSW settings.
 public struct IndexBenchmarkConfiguration: Sendable, Hashable, Codable {
     /// The number of indexed vectors.
@@ -114,4 +116,38 @@ public struct IndexBenchmarkReport: Sendable, Codable {
     public var searches: [SearchRow]
     /// Index file save and load, when a directory was given.
     public var files: [FileRow]
+}
+
+/// Spells a ``LatencySummary`` in `glimpse-index-bench`'s JSON with the keys that report has always
+/// used: `meanMilliseconds`, `p50Milliseconds`, `p99Milliseconds` and `maxMilliseconds`.
+@propertyWrapper
+public struct MillisecondKeys: Sendable, Codable {
+    /// The summary.
+    public var wrappedValue: LatencySummary
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: LatencySummary) {
+        self.wrappedValue = wrappedValue
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case mean = "meanMilliseconds", p50 = "p50Milliseconds", p99 = "p99Milliseconds", max = "maxMilliseconds"
+    }
+
+    /// Decodes the four keys.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        wrappedValue = LatencySummary(
+            p50: try container.decode(Double.self, forKey: .p50), p99: try container.decode(Double.self, forKey: .p99),
+            mean: try container.decode(Double.self, forKey: .mean), max: try container.decode(Double.self, forKey: .max))
+    }
+
+    /// Encodes the four keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(wrappedValue.mean, forKey: .mean)
+        try container.encode(wrappedValue.p50, forKey: .p50)
+        try container.encode(wrappedValue.p99, forKey: .p99)
+        try container.encode(wrappedValue.max, forKey: .max)
+    }
 }

@@ -6,9 +6,10 @@
 //
 //   CLibPNG, CLibJPEG          system libraries (pkg-config)
 //   CGlimpseCodecs             the only C that calls them; holds every setjmp
-//   GlimpseBasics              Duration in milliseconds and seconds (and other shared value helpers)
+//   GlimpseBasics              Duration in milliseconds and seconds, the seeded random generator (SplitMix64),
+//                              the one LatencySummary (nearest-rank percentiles)
 //   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
-//   GlimpseFiles               crash-safe whole-file writes, checked reads, CRC-32 and CRC-32C
+//   GlimpseFiles               crash-safe whole-file writes, checked reads, byte coding, CRC-32, FNV-1a
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
 //   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
 //   CGlimpseVisionKernels      its popcount scan kernels (scalar, AVX-512 VPOPCNTDQ chosen at run time)
@@ -23,6 +24,8 @@
 //   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
 //   GlimpseClient              the daemon's client (SwiftNIO, no Hummingbird)
+//   GlimpseIndexBenchmark      the index benchmark behind glimpse-index-bench: synthetic vectors, bandwidth floor
+//   GlimpseEvaluation          evaluation code: the `glimpse eval` figures, label evaluation, the paired bootstrap
 //   GlimpseBatch               folder matching and the benchmarks behind `glimpse match` / `glimpse bench`
 //   glimpse                    the command-line tool
 //
@@ -54,6 +57,8 @@ let package = Package(
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
+        .library(name: "GlimpseIndexBenchmark", targets: ["GlimpseIndexBenchmark"]),
+        .library(name: "GlimpseEvaluation", targets: ["GlimpseEvaluation"]),
     ],
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
@@ -110,7 +115,7 @@ let package = Package(
         ),
         .target(
             name: "GlimpseImage",
-            dependencies: ["CGlimpseCodecs"],
+            dependencies: ["CGlimpseCodecs", "GlimpseFiles"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -119,7 +124,7 @@ let package = Package(
         ),
         .target(
             name: "GlimpseIndex",
-            dependencies: ["GlimpseFiles"],
+            dependencies: ["GlimpseBasics", "GlimpseFiles"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -127,12 +132,12 @@ let package = Package(
         ),
         .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"],
+            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseLabels",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseVision", "GlimpseFiles", "GlimpseFeaturePrint"],
+            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "GlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -152,8 +157,8 @@ let package = Package(
         .target(
             name: "GlimpseCatalog",
             dependencies: [
-                "GlimpseBasics", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
-                "GlimpseWire",
+                "GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings
         ),
@@ -170,7 +175,8 @@ let package = Package(
         .target(
             name: "GlimpseServer",
             dependencies: [
-                "CGlimpseSocket", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents", "GlimpseWire",
+                "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
+                "GlimpseIntents", "GlimpseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -202,19 +208,30 @@ let package = Package(
         .executableTarget(
             name: "glimpse-server-bench",
             dependencies: [
-                "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIntents", "GlimpseServer",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
+                "GlimpseServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Batch matching and benchmarks
+        // MARK: Evaluation, batch matching and benchmarks
+        .target(
+            name: "GlimpseIndexBenchmark",
+            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseEvaluation",
+            dependencies: ["GlimpseBasics", "GlimpseLabels", "GlimpseVision"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "GlimpseBatch",
             dependencies: [
-                "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseIndex", "GlimpseIntents",
-                "GlimpseVision",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
+                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseVision",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -224,9 +241,9 @@ let package = Package(
         .executableTarget(
             name: "glimpse",
             dependencies: [
-                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFeaturePrint",
-                "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer", "GlimpseVision",
-                "GlimpseWire",
+                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
+                "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
+                "GlimpseVision", "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -243,7 +260,7 @@ let package = Package(
         // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
         .executableTarget(
             name: "glimpse-index-bench",
-            dependencies: ["GlimpseIndex"],
+            dependencies: ["GlimpseIndexBenchmark"],
             swiftSettings: swiftSettings
         ),
 
@@ -252,7 +269,8 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .executableTarget(
             name: "glimpse-featureprint-bench",
-            dependencies: ["GlimpseFeaturePrint", "GlimpseImage", "CAllocationCounter"],
+            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
+                           "CAllocationCounter"],
             swiftSettings: swiftSettings
         ),
 
@@ -265,18 +283,20 @@ let package = Package(
             path: "Tests/GlimpseTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseIndex"],
+        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseBasics"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseTestSupport", "GlimpseFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseTestSupport", "GlimpseIndex", "GlimpseFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseTestSupport", "GlimpseIndex", "GlimpseFiles", "GlimpseBasics", "GlimpseIndexBenchmark"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseVisionTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseVision", "GlimpseIndex", "GlimpseImage", "CGlimpseVisionKernels",
-                                   "GlimpseFeaturePrint"],
+                    dependencies: ["GlimpseTestSupport", "GlimpseVision", "GlimpseBasics", "GlimpseImage",
+                                   "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseEvaluation"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseLabelsTests", dependencies: ["GlimpseTestSupport", "GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint"],
+        .testTarget(name: "GlimpseLabelsTests",
+                    dependencies: ["GlimpseTestSupport", "GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint", "GlimpseEvaluation",
+                                   "GlimpseIndex"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseFeaturePrintTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"],
+                    dependencies: ["GlimpseTestSupport", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseFiles"],
                     exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
@@ -287,8 +307,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",
-                        "GlimpseServer", "CGlimpseSocket", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
-                        "GlimpseIntents", "GlimpseImage", "GlimpseWire",
+                        "GlimpseServer", "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
+                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseWire",
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -16,6 +16,7 @@ let package = Package(
             name: "GlimpseKernels",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GlimpseIndexBenchmark", package: "Glimpse"),
                 .product(name: "GlimpseImage", package: "Glimpse"),
                 .product(name: "GlimpseIndex", package: "Glimpse"),
                 .product(name: "GlimpseVision", package: "Glimpse"),

@@ -2,6 +2,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import GlimpseBasics
 #endif
 
 /// A live progress line on standard error (done / total, rate, ETA), drawn only when standard
@@ -45,8 +46,7 @@ public struct BatchProgress {
 
     /// The progress text at `now`, such as `120/400  9.8 files/s  ETA 29 s`.
     func text(now: ContinuousClock.Instant) -> String {
-        let elapsed = now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = (now - start).seconds
         let rate = seconds > 0 ? Double(done) / seconds : 0
         var line = total.map { "\(done)/\($0)" } ?? "\(done)"
         line += "  \(format(rate, 1)) files/s"

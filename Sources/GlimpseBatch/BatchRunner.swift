@@ -1,3 +1,4 @@
+import GlimpseBasics
 /// Counts and rate of a finished (or interrupted) batch.
 public struct BatchSummary: Sendable, Hashable {
     /// Pictures matched to a catalog entity in this run.
@@ -116,8 +117,7 @@ public struct BatchRunner: Sendable {
             try emit(record)
         }
         summary.resumed = resumed
-        let elapsed = clock.now - start
-        summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        summary.seconds = (clock.now - start).seconds
         return summary
     }
 }

@@ -1,3 +1,4 @@
+import GlimpseBasics
 import GlimpseClient
 
 /// Measures round trips against a running daemon: for each concurrency level, that many
@@ -33,7 +34,7 @@ public struct DaemonBench: Sendable {
         _ = try await client.withConnection { try await $0.health() }
         var rows: [DaemonRow] = []
         for level in concurrency {
-            progress("daemon: concurrency \(level) for \(seconds(duration)) s")
+            progress("daemon: concurrency \(level) for \(duration.seconds) s")
             rows.append(try await runLevel(level, client: client, pictures: pictures))
         }
         return rows
@@ -80,7 +81,7 @@ public struct DaemonBench: Sendable {
             for await recorder in group { merged.merge(recorder) }
             return merged
         }
-        let elapsed = seconds(clock.now - start)
+        let elapsed = (clock.now - start).seconds
         return DaemonRow(concurrency: level, seconds: elapsed, latency: total.summary(seconds: elapsed))
     }
 }

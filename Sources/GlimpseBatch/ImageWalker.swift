@@ -1,4 +1,4 @@
-import Foundation
+import GlimpseFiles
 
 /// One entry of a batch: a path to match, in walk order.
 public struct BatchItem: Sendable, Hashable {
@@ -37,13 +37,13 @@ public struct WalkOptions: Sendable, Hashable {
     }
 }
 
-/// A lazy walk over a folder in a stable order: entries sorted by name, depth first.
+/// The batch's walk over a folder: GlimpseFiles' ``FolderWalk`` (sorted by name, depth first, hidden
+/// entries skipped, symbolic links to directories not followed), keeping picture-named entries.
 ///
-/// Only one directory's listing is held per level of depth, so memory does not grow with the
-/// number of files. Hidden entries (names starting with `.`) are skipped. An entry named like a
-/// picture is yielded whatever it is (a directory, a FIFO, a dangling link), so that the batch can
-/// report it; other entries are skipped and counted in ``ignored`` (unless
-/// ``WalkOptions/allFiles`` is set).
+/// An entry named like a picture is yielded whatever it is (a directory, a FIFO, a dangling link), so
+/// that the batch can report it; other entries are skipped and counted in ``Iterator/ignored``
+/// (unless ``WalkOptions/allFiles`` is set). A directory that cannot be listed is yielded with
+/// ``BatchError/listingFailed(path:reason:)``.
 public struct ImageWalker: Sequence {
     /// The folder being walked, as given.
     public let root: String
@@ -54,10 +54,7 @@ public struct ImageWalker: Sequence {
     ///
     /// - Throws: ``BatchError/notADirectory(_:)`` when `root` is not a directory.
     public init(root: String, options: WalkOptions = WalkOptions()) throws(BatchError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .notADirectory(root)
-        }
+        guard FolderWalk.isDirectory(root) else { throw .notADirectory(root) }
         self.root = root
         self.options = options
     }
@@ -83,79 +80,34 @@ public struct ImageWalker: Sequence {
 
     /// Starts the walk.
     public func makeIterator() -> Iterator {
-        Iterator(root: root, options: options)
+        Iterator(walk: FolderWalk(root: root, recursive: options.recursive).makeIterator(), options: options)
     }
 
-    /// The state of a walk: a stack of sorted directory listings.
+    /// The state of a walk.
     public struct Iterator: IteratorProtocol {
-        private struct Level {
-            let directory: String
-            let names: [String]
-            var position: Int
-        }
-
+        private var walk: FolderWalk.Iterator
         private let options: WalkOptions
-        private var stack: [Level] = []
-        private var pendingRoot: String?
         /// Entries seen and skipped because they are not named like pictures.
         public private(set) var ignored = 0
 
-        init(root: String, options: WalkOptions) {
+        init(walk: FolderWalk.Iterator, options: WalkOptions) {
+            self.walk = walk
             self.options = options
-            self.pendingRoot = root
         }
 
         /// The next item in walk order, or `nil` at the end.
         public mutating func next() -> BatchItem? {
-            if let root = pendingRoot {
-                pendingRoot = nil
-                if let problem = push(root) { return BatchItem(path: root, problem: problem) }
-            }
-            while !stack.isEmpty {
-                let top = stack.count - 1
-                guard stack[top].position < stack[top].names.count else {
-                    stack.removeLast()
-                    continue
+            while let entry = walk.next() {
+                if let reason = entry.listingError {
+                    return BatchItem(path: entry.path, problem: .listingFailed(path: entry.path, reason: reason))
                 }
-                let name = stack[top].names[stack[top].position]
-                stack[top].position += 1
-                let path = Self.join(stack[top].directory, name)
-                let kind = Self.kind(of: path)
-                if kind == .directory, options.recursive {
-                    if let problem = push(path) { return BatchItem(path: path, problem: problem) }
-                    continue
-                }
-                if options.allFiles && kind != .directory || WalkOptions.isImageName(name) {
-                    return BatchItem(path: path)
+                if entry.isDirectory, options.recursive { continue }
+                if options.allFiles && !entry.isDirectory || WalkOptions.isImageName(entry.name) {
+                    return BatchItem(path: entry.path)
                 }
                 ignored += 1
             }
             return nil
-        }
-
-        private mutating func push(_ directory: String) -> BatchError? {
-            do {
-                let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-                    .filter { !$0.hasPrefix(".") }
-                    .sorted()
-                stack.append(Level(directory: directory, names: names, position: 0))
-                return nil
-            } catch {
-                return .listingFailed(path: directory, reason: (error as NSError).localizedDescription)
-            }
-        }
-
-        private enum Kind { case directory, other }
-
-        /// The entry's own type, not following symbolic links (a link to a directory is not walked).
-        private static func kind(of path: String) -> Kind {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { return .other }
-            return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
-        }
-
-        private static func join(_ directory: String, _ name: String) -> String {
-            directory.hasSuffix("/") ? directory + name : directory + "/" + name
         }
     }
 }

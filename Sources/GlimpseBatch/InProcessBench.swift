@@ -1,3 +1,4 @@
+import GlimpseBasics
 /// The stages of one query, in pipeline order, as named in bench output.
 public enum QueryStage: String, Sendable, Hashable, CaseIterable, Codable {
     /// Decoding the JPEG or PNG bytes into pixels.
@@ -61,7 +62,7 @@ public struct InProcessBench: Sendable {
                 }
             }
         }
-        let wall = seconds(clock.now - start)
+        let wall = (clock.now - start).seconds
         return QueryStage.allCases.compactMap { stage in
             guard let recorder = recorders[stage], recorder.count > 0 || stage == .query else { return nil }
             return StageRow(stage: stage.rawValue, latency: recorder.summary(seconds: wall))

@@ -1,3 +1,4 @@
+import GlimpseBasics
 import Histogram
 
 /// Collects latencies in an HdrHistogram (three significant digits, nanosecond resolution) and
@@ -18,9 +19,7 @@ public struct LatencyRecorder: Sendable {
 
     /// Records one latency.
     public mutating func record(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        _ = histogram.record(UInt64(max(1, nanoseconds)))
+        _ = histogram.record(UInt64(max(1, duration.nanoseconds)))
     }
 
     /// Counts one failed sample.
@@ -96,10 +95,4 @@ public struct LatencyPercentiles: Sendable, Hashable, Codable {
         case p50 = "p50_ms", p90 = "p90_ms", p99 = "p99_ms", p999 = "p99_9_ms"
         case perSecond = "per_second"
     }
-}
-
-/// Seconds in a `Duration`, as a `Double`.
-func seconds(_ duration: Duration) -> Double {
-    let (s, atto) = duration.components
-    return Double(s) + Double(atto) * 1e-18
 }

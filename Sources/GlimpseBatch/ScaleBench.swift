@@ -1,4 +1,6 @@
+import GlimpseBasics
 import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// Measures how the cost of a catalog search grows with the number of references: the same queries
 /// against synthetic catalogs of growing size, for each index type.
@@ -67,7 +69,7 @@ public struct ScaleBench: Sendable {
             progress("generating \(size) references of \(dimension) dimensions")
             var start = clock.now
             let flat = try FlatIndex(dimension: dimension, metric: metric, rowMajor: data.rowMajor(count: size, stream: 1))
-            let flatBuild = seconds(clock.now - start)
+            let flatBuild = (clock.now - start).seconds
             var truth: [[Neighbor]] = []
             if indexes.contains(.flat) || indexes.contains(.hnsw) {
                 progress("flat index, \(size) references: \(queries) queries")
@@ -90,7 +92,7 @@ public struct ScaleBench: Sendable {
             progress("hnsw index, \(size) references: building")
             start = clock.now
             let graph = try HNSWIndex(building: flat, parameters: hnsw)
-            let build = seconds(clock.now - start)
+            let build = (clock.now - start).seconds
             hnswSecondsPerReference = build / (Double(size) * logRatio(size))
             progress("hnsw index, \(size) references: \(queries) queries")
             let (latency, results) = try measure(graph, queryVectors)
@@ -126,7 +128,7 @@ public struct ScaleBench: Sendable {
             recorder.record(clock.now - t0)
             results.append(found)
         }
-        return (recorder.summary(seconds: seconds(clock.now - start)), results)
+        return (recorder.summary(seconds: (clock.now - start).seconds), results)
     }
 
     private func recall(_ found: [[Neighbor]], _ truth: [[Neighbor]]) -> Double {

@@ -1,3 +1,4 @@
+import GlimpseBasics
 import GlimpseCatalog
 import GlimpseImage
 import GlimpseVision
@@ -49,7 +50,7 @@ public struct VisualScaleBench: Sendable {
             let synthetic = SyntheticReferences.make(from: real, count: max(0, size - real.count))
             var start = clock.now
             let matcher = VisualMatcher(references: real + synthetic)
-            let build = seconds(clock.now - start)
+            let build = (clock.now - start).seconds
             progress("visual matcher, \(size) references: \(probes.count) queries")
             var recorder = LatencyRecorder()
             var hits = 0
@@ -64,7 +65,7 @@ public struct VisualScaleBench: Sendable {
             rows.append(ScaleRow(
                 index: "visual", references: size, dimension: 256, buildSeconds: build,
                 recall: Double(hits) / Double(probes.count),
-                latency: recorder.summary(seconds: seconds(clock.now - start))))
+                latency: recorder.summary(seconds: (clock.now - start).seconds)))
         }
         return rows
     }

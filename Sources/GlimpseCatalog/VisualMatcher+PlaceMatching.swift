@@ -1,5 +1,6 @@
 import Foundation
 public import GlimpseFeaturePrint
+import GlimpseFiles
 public import GlimpseImage
 public import GlimpseLabels
 public import GlimpseVision
@@ -132,15 +133,12 @@ extension Catalog {
             return nil
         }
         let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
-        // FNV-1a, 64-bit: a stable name for the folder's path (Swift's Hasher is seeded per process).
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in absolute.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
+        // A stable name for the folder's path (Swift's Hasher is seeded per process).
+        var hash = FNV1a64()
+        hash.add(absolute.utf8)
         let name = String(URL(fileURLWithPath: absolute).lastPathComponent.unicodeScalars.map {
             CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_"
         }.prefix(64))
-        let hex = String(hash, radix: 16)
-        return folder + "/features-\(name)-" + String(repeating: "0", count: 16 - hex.count) + hex + ".glfeat"
+        return folder + "/features-\(name)-" + hash.hex + ".glfeat"
     }
 }

@@ -1,3 +1,5 @@
+import GlimpseFiles
+
 /// Everything a visual search ranking depends on besides the catalog snapshot, quantised so that it
 /// travels exactly in a cursor: re-ranking the same evidence on the same snapshot gives the same list.
 struct VisualSearchEvidence: Sendable, Hashable {
@@ -44,25 +46,26 @@ enum VisualSearchCursorCodec {
     }
 
     static func encode(_ contents: Contents, key: CursorKey) -> String {
-        var bytes: [UInt8] = [version]
-        bytes += contents.snapshotID
-        append(UInt32(clamping: contents.offset), to: &bytes)
-        append(UInt16(clamping: contents.evidence.minimumLabelFit), to: &bytes)
-        bytes.append(contents.evidence.labelSource.rawValue)
-        bytes.append(UInt8(clamping: contents.evidence.labels.count))
+        var writer = ByteWriter()
+        writer.append(version)
+        writer.append(contentsOf: contents.snapshotID)
+        writer.append(bigEndian: UInt32(clamping: contents.offset))
+        writer.append(bigEndian: UInt16(clamping: contents.evidence.minimumLabelFit))
+        writer.append(contents.evidence.labelSource.rawValue)
+        writer.append(UInt8(clamping: contents.evidence.labels.count))
         for label in contents.evidence.labels.prefix(255) {
-            append(UInt16(clamping: label.offset), to: &bytes)
-            append(UInt16(clamping: label.weight), to: &bytes)
+            writer.append(bigEndian: UInt16(clamping: label.offset))
+            writer.append(bigEndian: UInt16(clamping: label.weight))
         }
-        bytes.append(UInt8(clamping: contents.evidence.matches.count))
+        writer.append(UInt8(clamping: contents.evidence.matches.count))
         for match in contents.evidence.matches.prefix(255) {
-            append(UInt16(clamping: match.placeOffset), to: &bytes)
-            append(UInt16(clamping: match.score), to: &bytes)
-            bytes.append(match.accepted ? 1 : 0)
-            append(match.inliers.map { UInt32(clamping: $0) } ?? .max, to: &bytes)
+            writer.append(bigEndian: UInt16(clamping: match.placeOffset))
+            writer.append(bigEndian: UInt16(clamping: match.score))
+            writer.append(UInt8(match.accepted ? 1 : 0))
+            writer.append(bigEndian: match.inliers.map { UInt32(clamping: $0) } ?? .max)
         }
-        bytes += SHA256.hmac(key: key.bytes, message: bytes).prefix(tagLength)
-        return Base64URL.encode(bytes)
+        let bytes = writer.bytes
+        return Base64URL.encode(bytes + SHA256.hmac(key: key.bytes, message: bytes).prefix(tagLength))
     }
 
     /// The contents, or `nil` when the text is not a cursor signed with `key`.
@@ -73,21 +76,28 @@ enum VisualSearchCursorCodec {
         let expected = Array(SHA256.hmac(key: key.bytes, message: body).prefix(tagLength))
         // Compare every byte so the time taken does not depend on where they differ.
         guard zip(tag, expected).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { return nil }
-        var reader = ByteReader(bytes: body)
-        guard reader.byte() == version, let id = reader.bytes(8), let offset = reader.uint32(),
-              let minimumFit = reader.uint16(), let sourceRaw = reader.byte(),
-              let source = LabelSource(rawValue: sourceRaw), let labelCount = reader.byte()
+        return body.withUnsafeBytes { decode(ByteReader($0)) }
+    }
+
+    /// The contents of a cursor's signed bytes, or `nil` when they do not parse.
+    private static func decode(_ reader: ByteReader<ByteReadError>) -> Contents? {
+        var reader = reader
+        guard (try? reader.read(UInt8.self)) == version, let id = try? reader.readBytes(count: 8),
+              let offset = try? reader.read(bigEndian: UInt32.self), let minimumFit = try? reader.read(bigEndian: UInt16.self),
+              let sourceRaw = try? reader.read(UInt8.self), let source = LabelSource(rawValue: sourceRaw),
+              let labelCount = try? reader.read(UInt8.self)
         else { return nil }
         var labels: [VisualSearchEvidence.Label] = []
         for _ in 0..<labelCount {
-            guard let offset = reader.uint16(), let weight = reader.uint16() else { return nil }
+            guard let offset = try? reader.read(bigEndian: UInt16.self), let weight = try? reader.read(bigEndian: UInt16.self)
+            else { return nil }
             labels.append(.init(offset: Int(offset), weight: Int(weight)))
         }
-        guard let matchCount = reader.byte() else { return nil }
+        guard let matchCount = try? reader.read(UInt8.self) else { return nil }
         var matches: [VisualSearchEvidence.Match] = []
         for _ in 0..<matchCount {
-            guard let place = reader.uint16(), let score = reader.uint16(), let accepted = reader.byte(),
-                  let inliers = reader.uint32()
+            guard let place = try? reader.read(bigEndian: UInt16.self), let score = try? reader.read(bigEndian: UInt16.self),
+                  let accepted = try? reader.read(UInt8.self), let inliers = try? reader.read(bigEndian: UInt32.self)
             else { return nil }
             matches.append(.init(placeOffset: Int(place), score: Int(score), accepted: accepted == 1,
                                  inliers: inliers == .max ? nil : Int(inliers)))
@@ -97,31 +107,6 @@ enum VisualSearchCursorCodec {
             snapshotID: id, offset: Int(offset),
             evidence: VisualSearchEvidence(labels: labels, labelSource: source, matches: matches,
                                            minimumLabelFit: Int(minimumFit)))
-    }
-
-    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        for shift in stride(from: T.bitWidth - 8, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
-        }
-    }
-
-    private struct ByteReader {
-        let bytes: [UInt8]
-        var position = 0
-
-        var isAtEnd: Bool { position == bytes.count }
-
-        mutating func byte() -> UInt8? { bytes(1)?.first }
-
-        mutating func bytes(_ count: Int) -> [UInt8]? {
-            guard bytes.count - position >= count else { return nil }
-            defer { position += count }
-            return Array(bytes[position..<(position + count)])
-        }
-
-        mutating func uint16() -> UInt16? { bytes(2).map { UInt16($0[0]) << 8 | UInt16($0[1]) } }
-
-        mutating func uint32() -> UInt32? { bytes(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } } }
     }
 }
 

@@ -1,6 +1,7 @@
 /// Why a feature-print model could not be found, loaded or assembled.
 ///
-/// Every description names the file and says how to get a good one.
+/// Every description names the file and says how to get a good one. The file's cases come in the
+/// order loading meets them.
 public enum FeaturePrintModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// There is no file at the path.
     case missing(path: String)
@@ -8,10 +9,10 @@ public enum FeaturePrintModelError: Error, Sendable, Equatable, CustomStringConv
     case unreadable(path: String, reason: String)
     /// The file does not start with the feature-print magic bytes.
     case notAModelFile(path: String)
-    /// The file was written in a format version this build does not read.
-    case unsupportedFormatVersion(path: String, found: UInt16, supported: UInt16)
-    /// The file is shorter (or longer) than its header says.
+    /// The file's length is not the one its header gives: it was cut short or has bytes after its end.
     case truncated(path: String, expected: Int, actual: Int)
+    /// The file is of a feature-print format version this build does not read.
+    case unsupportedFormatVersion(path: String, found: UInt16, supported: UInt16)
     /// The stored checksum does not match the contents: the file was damaged.
     case checksumMismatch(path: String, stored: UInt32, computed: UInt32)
     /// The contents are inconsistent: a count, kind, id, shape or length is out of range.

@@ -27,9 +27,8 @@ enum FeaturePrintModelFile {
 
     /// The file bytes of `model`.
     static func encode(_ model: FeaturePrintModel) -> [UInt8] {
-        var out = Writer()
-        out.bytes.reserveCapacity(headerLength + model.parameterCount * 4 + 64 * model.layerCount + 1024)
-        out.bytes.append(contentsOf: magic)
+        var out = ByteWriter(capacity: headerLength + model.parameterCount * 4 + 64 * model.layerCount + 1024)
+        out.append(contentsOf: magic)
         out.append(formatVersion)
         out.append(UInt16(0))
         out.append(UInt64(0)) // patched below
@@ -45,7 +44,7 @@ enum FeaturePrintModelFile {
         out.append(UInt32(model.layerCount))
         for record in model.records {
             let layer = record.layer
-            out.bytes += [layer.kind.rawValue, layer.activation.rawValue, layer.padding.rawValue, 0]
+            out.append(contentsOf: [layer.kind.rawValue, layer.activation.rawValue, layer.padding.rawValue, 0])
             for field in [layer.input, layer.secondInput ?? Int(noValue), layer.output, layer.kernelHeight,
                           layer.kernelWidth, layer.strideHeight, layer.strideWidth, layer.inputChannels,
                           layer.outputChannels] {
@@ -59,8 +58,7 @@ enum FeaturePrintModelFile {
             }
             for bias in model.parameters.values(record.bias) { out.append(bias.bitPattern) }
         }
-        let total = UInt64(out.bytes.count + 4)
-        for i in 0..<8 { out.bytes[12 + i] = UInt8(truncatingIfNeeded: total >> (8 * UInt64(i))) }
+        out.patch(UInt64(out.bytes.count + 4), at: 12)
         out.append(CRC32.checksum(out.bytes))
         return out.bytes
     }
@@ -94,7 +92,7 @@ enum FeaturePrintModelFile {
         let computed = CRC32.checksum(bytes[0..<bodyEnd])
         guard stored == computed else { throw .checksumMismatch(path: path, stored: stored, computed: computed) }
         do throws(LayerRuleError) {
-            return try decodeBody(bytes, end: bodyEnd)
+            return try withBytes(of: bytes) { (raw) throws(LayerRuleError) in try decodeBody(raw, end: bodyEnd) }
         } catch {
             throw .malformed(path: path, reason: error.reason)
         }
@@ -102,22 +100,21 @@ enum FeaturePrintModelFile {
 
     /// Two passes over the layers: the first checks every header and lays out the parameters
     /// (so nothing large is allocated for a malformed file), the second reads the parameters.
-    private static func decodeBody(_ bytes: [UInt8], end: Int) throws(LayerRuleError) -> FeaturePrintModel {
-        var reader = Reader(bytes: bytes, end: end, offset: headerLength)
-        let network = try reader.string()
-        let provenance = try reader.string()
-        let size = Int(try reader.u32())
-        let input = FeaturePrintInput(size: size, mean: Float(bitPattern: try reader.u32()),
-                                      scale: Float(bitPattern: try reader.u32()))
-        let rawWeightType = try reader.u32()
+    private static func decodeBody(_ raw: UnsafeRawBufferPointer, end: Int) throws(LayerRuleError) -> FeaturePrintModel {
+        var reader = ByteReader(raw, offset: headerLength, end: end, failure: LayerRuleError.init(reading:))
+        let network = try reader.readString(maxLength: maximumStringLength)
+        let provenance = try reader.readString(maxLength: maximumStringLength)
+        let size = Int(try reader.read(UInt32.self))
+        let input = FeaturePrintInput(size: size, mean: try reader.readFloat(), scale: try reader.readFloat())
+        let rawWeightType = try reader.read(UInt32.self)
         guard let weightType = FeaturePrintWeightType(rawValue: rawWeightType) else {
             throw LayerRuleError(reason: "weight type \(rawWeightType) is neither 0 (f32) nor 1 (f16)")
         }
-        let valueCount = Int(try reader.u32())
-        let embedding = Int(try reader.u32())
-        let rawLogits = try reader.u32()
+        let valueCount = Int(try reader.read(UInt32.self))
+        let embedding = Int(try reader.read(UInt32.self))
+        let rawLogits = try reader.read(UInt32.self)
         let logits = rawLogits == noValue ? nil : Int(rawLogits)
-        let layerCount = Int(try reader.u32())
+        let layerCount = Int(try reader.read(UInt32.self))
         var builder = try ModelBuilder(input: input, valueCount: valueCount, layerCount: layerCount)
         let weightSize = weightType == .float16 ? 2 : 4
         var parameterOffsets: [Int] = []
@@ -140,22 +137,20 @@ enum FeaturePrintModelFile {
 
         let records = builder.records
         let arena = ParameterArena(count: builder.parameterCount) { storage in
-            bytes.withUnsafeBytes { raw in
-                for (record, start) in zip(records, parameterOffsets) {
-                    var at = start
-                    for i in record.weights {
-                        if weightType == .float16 {
-                            storage[i] = Half.float(raw.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian)
-                            at += 2
-                        } else {
-                            storage[i] = Float(bitPattern: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
-                            at += 4
-                        }
-                    }
-                    for i in record.bias {
+            for (record, start) in zip(records, parameterOffsets) {
+                var at = start
+                for i in record.weights {
+                    if weightType == .float16 {
+                        storage[i] = Half.float(raw.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian)
+                        at += 2
+                    } else {
                         storage[i] = Float(bitPattern: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
                         at += 4
                     }
+                }
+                for i in record.bias {
+                    storage[i] = Float(bitPattern: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+                    at += 4
                 }
             }
         }
@@ -165,9 +160,11 @@ enum FeaturePrintModelFile {
     }
 
     /// Reads one op's fixed fields, checking the kind, activation, padding and reserved byte.
-    private static func readLayerFields(_ reader: inout Reader, index: Int) throws(LayerRuleError) -> FeaturePrintLayer {
-        let rawKind = try reader.u8(), rawActivation = try reader.u8(), rawPadding = try reader.u8()
-        let reserved = try reader.u8()
+    private static func readLayerFields(
+        _ reader: inout ByteReader<LayerRuleError>, index: Int
+    ) throws(LayerRuleError) -> FeaturePrintLayer {
+        let rawKind = try reader.read(UInt8.self), rawActivation = try reader.read(UInt8.self)
+        let rawPadding = try reader.read(UInt8.self), reserved = try reader.read(UInt8.self)
         guard let kind = FeaturePrintLayer.Kind(rawValue: rawKind) else {
             throw LayerRuleError(reason: "layer \(index) has unknown kind \(rawKind) (1...5 are defined)")
         }
@@ -179,66 +176,22 @@ enum FeaturePrintModelFile {
         }
         guard reserved == 0 else { throw LayerRuleError(reason: "layer \(index) has reserved byte \(reserved), not 0") }
         var fields: [Int] = []
-        for _ in 0..<9 { fields.append(Int(try reader.u32())) }
+        for _ in 0..<9 { fields.append(Int(try reader.read(UInt32.self))) }
         return FeaturePrintLayer(
             kind: kind, activation: activation, padding: padding, input: fields[0],
             secondInput: fields[1] == Int(noValue) ? nil : fields[1], output: fields[2],
             kernelHeight: fields[3], kernelWidth: fields[4], strideHeight: fields[5], strideWidth: fields[6],
             inputChannels: fields[7], outputChannels: fields[8], weights: [], bias: [])
     }
+}
 
-    /// Appends little-endian values.
-    private struct Writer {
-        var bytes: [UInt8] = []
-
-        mutating func append<T: FixedWidthInteger>(_ value: T) {
-            var v = value.littleEndian
-            withUnsafeBytes(of: &v) { bytes.append(contentsOf: $0) }
-        }
-
-        mutating func append(string: String) {
-            let utf8 = Array(string.utf8)
-            append(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
-    }
-
-    /// Reads little-endian values, refusing to read past `end`.
-    private struct Reader {
-        let bytes: [UInt8]
-        let end: Int
-        var offset: Int
-
-        var remaining: Int { end - offset }
-
-        mutating func u8() throws(LayerRuleError) -> UInt8 {
-            guard remaining >= 1 else { throw overrun() }
-            offset += 1
-            return bytes[offset - 1]
-        }
-
-        mutating func u32() throws(LayerRuleError) -> UInt32 {
-            guard remaining >= 4 else { throw overrun() }
-            var value: UInt32 = 0
-            for i in 0..<4 { value |= UInt32(bytes[offset + i]) << (8 * i) }
-            offset += 4
-            return value
-        }
-
-        mutating func string() throws(LayerRuleError) -> String {
-            let length = Int(try u32())
-            guard length <= FeaturePrintModelFile.maximumStringLength, length <= remaining else {
-                throw LayerRuleError(reason: "a string of \(length) bytes at byte \(offset) is out of range")
-            }
-            offset += length
-            guard let string = String(validating: bytes[(offset - length)..<offset], as: UTF8.self) else {
-                throw LayerRuleError(reason: "the string at byte \(offset - length) is not valid UTF-8")
-            }
-            return string
-        }
-
-        func overrun() -> LayerRuleError {
-            LayerRuleError(reason: "a field at byte \(offset) runs past the end of the data")
+extension LayerRuleError {
+    /// The error of a field that runs past the end of the data, or of a bad string.
+    init(reading error: ByteReadError) {
+        switch error.problem {
+        case .overrun: reason = "a field at byte \(error.offset) runs past the end of the data"
+        case let .stringOutOfRange(length): reason = "a string of \(length) bytes at byte \(error.offset) is out of range"
+        case .invalidUTF8: reason = "the string at byte \(error.offset) is not valid UTF-8"
         }
     }
 }

@@ -1,12 +1,23 @@
-/// The CRC-32 checksum (IEEE 802.3 polynomial, as in zlib and PNG), the checksum of label model files.
+/// The CRC-32 checksum (IEEE 802.3 polynomial, as in zlib, PNG and Python's `zlib.crc32`): the one
+/// checksum of every Glimpse file (index files, label and feature-print model files, the feature cache).
 ///
-/// The check value of `"123456789"` is `0xCBF43926`.
+/// Detects every burst error up to 32 bits and every odd number of bit flips; the check value of
+/// `"123456789"` is `0xCBF43926`. Computed eight bytes at a time (slicing-by-8).
 public struct CRC32: Sendable, Equatable {
-    /// The checksum of the bytes fed so far.
-    public private(set) var value: UInt32 = 0
+    private var state: UInt32 = 0xFFFF_FFFF
 
     /// Starts a checksum over no bytes.
     public init() {}
+
+    /// The checksum of the bytes fed so far.
+    public var value: UInt32 { ~state }
+
+    /// The checksum of `bytes`.
+    public static func checksum(bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = CRC32()
+        crc.update(bytes: bytes)
+        return crc.value
+    }
 
     /// The checksum of `bytes`.
     public static func checksum<C: Collection<UInt8>>(_ bytes: C) -> UInt32 {
@@ -22,32 +33,49 @@ public struct CRC32: Sendable, Equatable {
             update(bytes: UnsafeRawBufferPointer(buffer))
         }
         if done != nil { return }
-        var crc = ~value
-        for byte in bytes {
-            crc = Self.table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-        }
-        value = ~crc
+        let copy = Array(bytes)
+        copy.withUnsafeBytes { update(bytes: $0) }
     }
 
     /// Feeds the bytes of `bytes` into the checksum. Not generic, so calls from other modules do not
-    /// go through unspecialised generic iteration (which made checking the 9 MB feature-print model
-    /// take 0.7 s instead of tens of milliseconds).
+    /// go through unspecialised generic iteration.
     public mutating func update(bytes: UnsafeRawBufferPointer) {
-        var crc = ~value
-        Self.table.withUnsafeBufferPointer { table in
-            for byte in bytes {
-                crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        var crc = state
+        let count = bytes.count
+        var i = 0
+        Self.tables.withUnsafeBufferPointer { t in
+            // safe because i + 8 <= count and every table index is masked to 0...255 within its 256-entry slice.
+            while i + 8 <= count {
+                let low = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self)) ^ crc
+                let high = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i + 4, as: UInt32.self))
+                crc = t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
+                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ t[1 * 256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
+                i += 8
+            }
+            while i < count {
+                crc = t[Int((crc ^ UInt32(bytes[i])) & 0xFF)] ^ (crc >> 8)
+                i += 1
             }
         }
-        value = ~crc
+        state = crc
     }
 
-    /// The 256-entry table of the reflected polynomial 0xEDB88320.
-    private static let table: [UInt32] = (0..<256).map { index -> UInt32 in
-        var c = UInt32(index)
-        for _ in 0..<8 {
-            c = (c & 1) != 0 ? (0xEDB8_8320 ^ (c >> 1)) : (c >> 1)
+    /// Eight 256-entry tables for the reflected polynomial 0xEDB88320; table `k` advances `k` extra bytes.
+    private static let tables: [UInt32] = {
+        var table = [UInt32](repeating: 0, count: 8 * 256)
+        for n in 0..<256 {
+            var c = UInt32(n)
+            for _ in 0..<8 { c = (c & 1) != 0 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+            table[n] = c
         }
-        return c
-    }
+        for k in 1..<8 {
+            for n in 0..<256 {
+                let previous = table[(k - 1) * 256 + n]
+                table[k * 256 + n] = table[Int(previous & 0xFF)] ^ (previous >> 8)
+            }
+        }
+        return table
+    }()
 }

@@ -32,13 +32,17 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case openDirectory
         /// Flushing the target's directory, after the rename.
         case fsyncDirectory
+        /// Checking that the file is a regular file (reads refuse FIFOs, sockets and devices).
+        case checkKind
+        /// Checking the file's size against the reader's limit.
+        case checkSize
 
         /// The system call that failed: `open`, `fstat`, `read`, `write`, `fsync`, `close`, `rename`,
         /// `open directory` or `fsync directory`.
         public var systemCall: String {
             switch self {
             case .createTemporary, .open: "open"
-            case .stat: "fstat"
+            case .stat, .checkKind, .checkSize: "fstat"
             case .read: "read"
             case .write: "write"
             case .fsync: "fsync"
@@ -62,13 +66,15 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
             case .rename: "renaming the temporary file into place"
             case .openDirectory: "opening the directory to flush it"
             case .fsyncDirectory: "flushing the directory to disk"
+            case .checkKind: "checking that it is a regular file"
+            case .checkSize: "checking its size"
             }
         }
 
         /// Whether the step belongs to reading a file (as opposed to replacing one).
         public var isRead: Bool {
             switch self {
-            case .open, .stat, .read: true
+            case .open, .stat, .read, .checkKind, .checkSize: true
             default: false
             }
         }
@@ -80,8 +86,16 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     public let operation: Operation
     /// The system error number (`errno`); `EIO` when a file shrank while it was read.
     public let code: Int32
-    /// The system's message for ``code``, such as "No such file or directory".
+    /// The system's message for ``code``, such as "No such file or directory"; for a refused file,
+    /// what is wrong with it, such as "it is a FIFO, not a regular file".
     public let systemMessage: String
+    /// What a read refused for not being a regular file is: `FIFO`, `socket`, `character device`,
+    /// `block device` or `special file` (`nil` for other errors; a directory is `EISDIR`).
+    public let refusedKind: String?
+    /// The size in bytes a read refused as more than its limit (`nil` for other errors).
+    public let refusedSize: Int?
+    /// The limit a refused size exceeded (`nil` for other errors).
+    public let sizeLimit: Int?
 
     /// An error for `path` whose `operation` failed with the system error number `code`.
     public init(path: String, operation: Operation, code: Int32) {
@@ -89,6 +103,31 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         self.operation = operation
         self.code = code
         self.systemMessage = String(cString: strerror(code))
+        refusedKind = nil
+        refusedSize = nil
+        sizeLimit = nil
+    }
+
+    /// A read of `path` refused because it is a `kind` (a FIFO, socket or device), not a regular file.
+    public init(path: String, notRegular kind: String) {
+        self.path = path
+        operation = .checkKind
+        code = EINVAL
+        systemMessage = "it is a \(kind), not a regular file"
+        refusedKind = kind
+        refusedSize = nil
+        sizeLimit = nil
+    }
+
+    /// A read of `path` refused because it holds `bytes` bytes, more than `limit`.
+    public init(path: String, tooLarge bytes: Int, limit: Int) {
+        self.path = path
+        operation = .checkSize
+        code = EFBIG
+        systemMessage = "\(bytes) bytes is more than the \(limit)-byte limit"
+        refusedKind = nil
+        refusedSize = bytes
+        sizeLimit = limit
     }
 
     /// Whether the disk or the user's quota is full.
@@ -100,7 +139,9 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The failed step and the system's message, e.g. "creating the temporary file failed: No such
     /// file or directory"; for use inside another module's message.
-    public var reason: String { "\(operation) failed: \(systemMessage)" }
+    public var reason: String {
+        refusedKind != nil || refusedSize != nil ? systemMessage : "\(operation) failed: \(systemMessage)"
+    }
 
     /// A sentence that names the file, says what failed and what to do about it.
     public var description: String {
@@ -115,11 +156,13 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private var readAdvice: String {
+        if refusedKind != nil { return "give the path of a regular file" }
+        if refusedSize != nil { return "give a smaller file" }
         switch code {
-        case ENOENT, ENOTDIR: "check that the path is right and the file exists"
-        case EACCES, EPERM: "check that the file is readable"
-        case EISDIR: "give the path of a file, not of a directory"
-        default: "check that the file exists and is readable"
+        case ENOENT, ENOTDIR: return "check that the path is right and the file exists"
+        case EACCES, EPERM: return "check that the file is readable"
+        case EISDIR: return "give the path of a file, not of a directory"
+        default: return "check that the file exists and is readable"
         }
     }
 

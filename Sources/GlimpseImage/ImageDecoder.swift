@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GlimpseFiles
+
 /// Decodes PNG and JPEG data into ``PixelBuffer``s, choosing the codec by the leading bytes.
 ///
 /// Decoding is synchronous and thread-safe: any number of decodes may run at once on
@@ -53,7 +60,27 @@ public enum ImageDecoder {
     /// Reads the file at `path` (refusing it before reading when it exceeds
     /// ``DecodingLimits/maxInputBytes``) and decodes it like ``decode(_:options:)``.
     public static func decode(contentsOfFile path: String, options: DecodingOptions = .init()) throws(ImageDecodingError) -> DecodedImage {
-        let bytes = try FileInput.read(path: path, limit: options.limits.maxInputBytes)
+        let bytes: [UInt8]
+        do throws(FileError) {
+            bytes = try AtomicFile.readAll(path, maxBytes: options.limits.maxInputBytes)
+        } catch {
+            throw ImageDecodingError(reading: error)
+        }
         return try decode(bytes, options: options)
+    }
+}
+
+extension ImageDecodingError {
+    /// The error of a picture file that could not be read, or was refused by GlimpseFiles' rule.
+    init(reading error: FileError) {
+        if let bytes = error.refusedSize, let limit = error.sizeLimit {
+            self = .inputTooLarge(byteCount: bytes, limit: limit)
+        } else if error.code == EISDIR {
+            self = .unreadableFile(path: error.path, reason: "it is a directory")
+        } else if error.refusedKind != nil {
+            self = .unreadableFile(path: error.path, reason: error.systemMessage)
+        } else {
+            self = .unreadableFile(path: error.path, reason: "\(error.systemMessage) (errno \(error.code))")
+        }
     }
 }

@@ -10,6 +10,29 @@ enum DistanceKernel {
     /// `Σ (aᵢ − bᵢ)²` over `count` floats.
     @inline(__always)
     static func squaredEuclidean(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        sum(a, b, count: count) { x, y in
+            let d = x - y
+            return d * d
+        } element: { x, y in
+            let d = x - y
+            return d * d
+        }
+    }
+
+    /// `Σ aᵢ bᵢ` over `count` floats.
+    @inline(__always)
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        sum(a, b, count: count) { x, y in x * y } element: { x, y in x * y }
+    }
+
+    /// `Σ term(aᵢ, bᵢ)` over `count` floats: `lanes` computes the term 16 floats at a time (two
+    /// accumulators over blocks of 32, then one block of 16), `element` on the tail. Both are inlined into
+    /// the kernels above, so each compiles to its own vector loop.
+    @inline(__always)
+    private static func sum(
+        _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+        lanes: (SIMD16<Float>, SIMD16<Float>) -> SIMD16<Float>, element: (Float, Float) -> Float
+    ) -> Float {
         let ra = UnsafeRawPointer(a)
         let rb = UnsafeRawPointer(b)
         let width = MemoryLayout<SIMD16<Float>>.stride
@@ -19,62 +42,25 @@ enum DistanceKernel {
         // safe because i + 32 <= count: both loads stay inside the `count` floats.
         while i + 32 <= count {
             let offset = i &* 4
-            let d0 = ra.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
-                - rb.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
-            let d1 = ra.loadUnaligned(fromByteOffset: offset &+ width, as: SIMD16<Float>.self)
-                - rb.loadUnaligned(fromByteOffset: offset &+ width, as: SIMD16<Float>.self)
-            acc0 += d0 * d0
-            acc1 += d1 * d1
+            acc0 += lanes(ra.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self),
+                          rb.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self))
+            acc1 += lanes(ra.loadUnaligned(fromByteOffset: offset &+ width, as: SIMD16<Float>.self),
+                          rb.loadUnaligned(fromByteOffset: offset &+ width, as: SIMD16<Float>.self))
             i &+= 32
         }
         // safe because i + 16 <= count.
         if i + 16 <= count {
-            let d = ra.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self)
-                - rb.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self)
-            acc0 += d * d
+            acc0 += lanes(ra.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self),
+                          rb.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self))
             i &+= 16
         }
-        var sum = (acc0 + acc1).sum()
+        var total = (acc0 + acc1).sum()
         // safe because i < count.
         while i < count {
-            let d = a[i] - b[i]
-            sum += d * d
+            total += element(a[i], b[i])
             i &+= 1
         }
-        return sum
-    }
-
-    /// `Σ aᵢ bᵢ` over `count` floats.
-    @inline(__always)
-    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-        let ra = UnsafeRawPointer(a)
-        let rb = UnsafeRawPointer(b)
-        let width = MemoryLayout<SIMD16<Float>>.stride
-        var acc0 = SIMD16<Float>()
-        var acc1 = SIMD16<Float>()
-        var i = 0
-        // safe because i + 32 <= count.
-        while i + 32 <= count {
-            let offset = i &* 4
-            acc0 += ra.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
-                * rb.loadUnaligned(fromByteOffset: offset, as: SIMD16<Float>.self)
-            acc1 += ra.loadUnaligned(fromByteOffset: offset &+ width, as: SIMD16<Float>.self)
-                * rb.loadUnaligned(fromByteOffset: offset &+ width, as: SIMD16<Float>.self)
-            i &+= 32
-        }
-        // safe because i + 16 <= count.
-        if i + 16 <= count {
-            acc0 += ra.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self)
-                * rb.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<Float>.self)
-            i &+= 16
-        }
-        var sum = (acc0 + acc1).sum()
-        // safe because i < count.
-        while i < count {
-            sum += a[i] * b[i]
-            i &+= 1
-        }
-        return sum
+        return total
     }
 
     /// The distance under `metric` between two vectors already prepared for it (unit length for cosine).

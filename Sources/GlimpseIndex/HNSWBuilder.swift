@@ -1,4 +1,5 @@
 import Dispatch
+import GlimpseBasics
 
 #if canImport(Glibc)
 import Glibc

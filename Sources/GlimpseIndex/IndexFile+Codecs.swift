@@ -1,3 +1,5 @@
+import GlimpseFiles
+
 /// An index read from a file, with the tag it was saved with.
 public struct LoadedIndex: Sendable {
     /// The index, by kind.
@@ -94,7 +96,7 @@ extension IndexFile {
     ) throws(IndexFileError) -> LoadedIndex {
         try withBytes(of: bytes) { (raw) throws(IndexFileError) -> LoadedIndex in
             let header = try validate(raw, expectedDimension: expectedDimension)
-            var reader = ByteReader(raw, offset: headerSize)
+            var reader = ByteReader(raw, offset: headerSize, failure: IndexFileError.init(reading:))
             let parameters = try reader.readBytes(count: header.parametersLength, "parameters")
             let tagBytes = try reader.readBytes(count: header.tagLength, "tag")
             guard let tag = String(validating: tagBytes, as: UTF8.self) else { throw .malformed("the tag is not UTF-8") }
@@ -115,11 +117,11 @@ extension IndexFile {
         }
     }
 
-    static func readIDs(_ reader: inout ByteReader, count: Int) throws(IndexFileError) -> [Int] {
+    static func readIDs(_ reader: inout ByteReader<IndexFileError>, count: Int) throws(IndexFileError) -> [Int] {
         try reader.readArray(Int64.self, count: count, "ids").map { Int($0) }
     }
 
-    static func readVectors(_ reader: inout ByteReader, count: Int, dimension: Int) throws(IndexFileError) -> [Float] {
+    static func readVectors(_ reader: inout ByteReader<IndexFileError>, count: Int, dimension: Int) throws(IndexFileError) -> [Float] {
         let (total, overflow) = count.multipliedReportingOverflow(by: dimension)
         guard !overflow else { throw .malformed("vector storage size overflows") }
         let vectors = try reader.readFloats(count: total, "vectors")
@@ -128,7 +130,7 @@ extension IndexFile {
     }
 
     private static func decodeFlat(_ header: Header, _ payload: UnsafeRawBufferPointer) throws(IndexFileError) -> FlatIndex {
-        var reader = ByteReader(payload)
+        var reader = ByteReader(payload, failure: IndexFileError.init(reading:))
         let ids = try readIDs(&reader, count: header.count)
         let vectors = try readVectors(&reader, count: header.count, dimension: header.dimension)
         guard reader.remaining == 0 else { throw .malformed("the payload is longer than its vectors") }
@@ -144,7 +146,7 @@ extension IndexFile {
     ) throws(IndexFileError) -> HNSWIndex {
         guard parameterBytes.count == 48 else { throw .malformed("HNSW parameters are \(parameterBytes.count) bytes, not 48") }
         return try withBytes(of: parameterBytes) { (raw) throws(IndexFileError) -> HNSWIndex in
-            var p = ByteReader(raw)
+            var p = ByteReader(raw, failure: IndexFileError.init(reading:))
             let parameters = HNSWParameters(
                 maxLinks: Int(try p.read(UInt32.self, "maxLinks")),
                 efConstruction: Int(try p.read(UInt32.self, "efConstruction")),
@@ -160,7 +162,7 @@ extension IndexFile {
             do { try withSeed.validate() } catch { throw .malformed("\(error)") }
 
             let n = header.count
-            var reader = ByteReader(payload)
+            var reader = ByteReader(payload, failure: IndexFileError.init(reading:))
             let ids = try readIDs(&reader, count: n)
             let levels = try reader.readBytes(count: n, "levels")
             guard levels.allSatisfy({ Int($0) <= HNSWBuilder.levelCap }) else { throw .malformed("a node level is out of range") }
@@ -209,7 +211,7 @@ extension IndexFile {
                 writer.append(contentsOf: index.offsets)
                 writer.append(contentsOf: index.scales)
                 writer.append(contentsOf: index.ids.map { Int64($0) })
-                writer.append(index.codes)
+                writer.append(contentsOf: index.codes)
             }, payloadLength: d * 8 + n * 8 + n * d)
     }
 
@@ -217,7 +219,7 @@ extension IndexFile {
         _ header: Header, _ parameters: [UInt8], _ payload: UnsafeRawBufferPointer
     ) throws(IndexFileError) -> Int8FlatIndex {
         guard parameters.isEmpty else { throw .malformed("an int8 flat index has no parameters") }
-        var reader = ByteReader(payload)
+        var reader = ByteReader(payload, failure: IndexFileError.init(reading:))
         let d = header.dimension
         let offsets = try readVectors(&reader, count: 1, dimension: d)
         let scales = try readVectors(&reader, count: 1, dimension: d)

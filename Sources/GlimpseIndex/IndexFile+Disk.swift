@@ -116,4 +116,9 @@ extension IndexFileError {
     init(reading error: FileError) {
         self = .cannotRead(path: error.path, errno: error.code)
     }
+
+    /// The error of a value that runs past the end of its section.
+    init(reading error: ByteReadError) {
+        self = .malformed("\(error.what) runs past the end of its section")
+    }
 }

@@ -7,7 +7,7 @@ import GlimpseFiles
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `GLMPSIDX` |
-/// | 8 | 2 | format version (1) |
+/// | 8 | 2 | format version (2; version 1, which checksummed with CRC-32C, is refused) |
 /// | 10 | 2 | byte-order marker `0xFEFF` |
 /// | 12 | 1 | kind: 1 flat, 2 int8 flat, 3 HNSW |
 /// | 13 | 1 | metric: 0 squared Euclidean, 1 cosine, 2 inner product |
@@ -18,10 +18,10 @@ import GlimpseFiles
 /// | 32 | 4 | tag length |
 /// | 36 | 4 | reserved, 0 |
 /// | 40 | 8 | payload length |
-/// | 48 | 4 | CRC-32C of bytes 0..<48 |
+/// | 48 | 4 | CRC-32 of bytes 0..<48 |
 /// | 52 | 12 | reserved, 0 |
 /// | 64 | … | parameters, then tag (UTF-8), then payload |
-/// | end − 8 | 4 | CRC-32C of every byte before it |
+/// | end − 8 | 4 | CRC-32 of every byte before it |
 /// | end − 4 | 4 | end marker `GEND` |
 ///
 /// Loading checks, in order: the magic, the version, the byte-order marker, the header checksum, the
@@ -33,7 +33,7 @@ public enum IndexFile {
     /// The last four bytes of every index file.
     public static let endMarker: [UInt8] = Array("GEND".utf8)
     /// The format version this build writes and reads.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     /// The fixed header size in bytes.
     public static let headerSize = 64
     /// The trailer size in bytes (checksum and end marker).
@@ -90,7 +90,7 @@ public enum IndexFile {
     ) -> [UInt8] {
         let tagBytes = Array(tag.utf8.prefix(maximumTagBytes))
         var writer = ByteWriter(capacity: headerSize + parameters.count + tagBytes.count + payloadLength + trailerSize)
-        writer.append(magic)
+        writer.append(contentsOf: magic)
         writer.append(UInt16(formatVersion))
         writer.append(byteOrderMarker)
         writer.append(kind.rawValue)
@@ -102,15 +102,15 @@ public enum IndexFile {
         writer.append(UInt32(tagBytes.count))
         writer.append(UInt32(0))
         writer.append(UInt64(payloadLength))
-        writer.append(CRC32C.checksum(writer.bytes))
-        writer.append([UInt8](repeating: 0, count: headerSize - writer.bytes.count))
-        writer.append(parameters)
-        writer.append(tagBytes)
+        writer.append(CRC32.checksum(writer.bytes))
+        writer.append(contentsOf: [UInt8](repeating: 0, count: headerSize - writer.bytes.count))
+        writer.append(contentsOf: parameters)
+        writer.append(contentsOf: tagBytes)
         let payloadStart = writer.bytes.count
         payload(&writer)
         precondition(writer.bytes.count - payloadStart == payloadLength, "index payload length mismatch")
-        writer.append(CRC32C.checksum(writer.bytes))
-        writer.append(endMarker)
+        writer.append(CRC32.checksum(writer.bytes))
+        writer.append(contentsOf: endMarker)
         return writer.bytes
     }
 
@@ -121,12 +121,12 @@ public enum IndexFile {
             throw .truncated(expectedBytes: headerSize + trailerSize, actualBytes: bytes.count)
         }
         guard zip(bytes.prefix(magic.count), magic).allSatisfy({ $0 == $1 }) else { throw .notAnIndexFile }
-        var reader = ByteReader(bytes, offset: magic.count)
+        var reader = ByteReader(bytes, offset: magic.count, failure: IndexFileError.init(reading:))
         let version = Int(try reader.read(UInt16.self, "format version"))
         guard version == formatVersion else { throw .unsupportedVersion(found: version, supported: formatVersion) }
         guard try reader.read(UInt16.self, "byte-order marker") == byteOrderMarker else { throw .wrongByteOrder }
         let declaredHeaderCRC = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 48, as: UInt32.self))
-        let computedHeaderCRC = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<48]))
+        let computedHeaderCRC = CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<48]))
         guard declaredHeaderCRC == computedHeaderCRC else {
             throw .headerChecksumMismatch(declared: declaredHeaderCRC, computed: computedHeaderCRC)
         }
@@ -166,7 +166,7 @@ public enum IndexFile {
             throw .malformed("the end marker is damaged")
         }
         let declared = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: size - trailerSize, as: UInt32.self))
-        let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<(size - trailerSize)]))
+        let computed = CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: bytes[0..<(size - trailerSize)]))
         guard declared == computed else { throw .checksumMismatch(declared: declared, computed: computed) }
         return header
     }

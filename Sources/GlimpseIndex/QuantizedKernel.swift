@@ -47,57 +47,65 @@ enum QuantizedKernel {
     ) -> Float {
         let rq = UnsafeRawPointer(query)
         let rw = UnsafeRawPointer(weights)
-        let rc = UnsafeRawPointer(codes)
-        var acc0 = SIMD4<Float>(), acc1 = SIMD4<Float>(), acc2 = SIMD4<Float>(), acc3 = SIMD4<Float>()
-        var i = 0
-        // safe because i + 16 <= count: each load reads inside the row.
-        while i + 16 <= count {
-            let (a, b, c, d) = widen(rc, at: i)
-            let f = i &* 4
+        return sum(codes, count: count) { f, a, b, c, d in
             let da = rq.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self) - a
             let db = rq.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self) - b
             let dc = rq.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self) - c
             let dd = rq.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self) - d
-            acc0 += da * da * rw.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self)
-            acc1 += db * db * rw.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self)
-            acc2 += dc * dc * rw.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self)
-            acc3 += dd * dd * rw.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self)
-            i &+= 16
-        }
-        var sum = (acc0 + acc1 + acc2 + acc3).sum()
-        // safe because i < count.
-        while i < count {
+            return (da * da * rw.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self),
+                    db * db * rw.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self),
+                    dc * dc * rw.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self),
+                    dd * dd * rw.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self))
+        } element: { i in
             let d = query[i] - Float(codes[i])
-            sum += d * d * weights[i]
-            i &+= 1
+            return d * d * weights[i]
         }
-        return sum
     }
 
     /// `Σ qⱼ cⱼ` with `query` block-permuted.
     @inline(__always)
     static func dot(_ query: UnsafePointer<Float>, _ codes: UnsafePointer<UInt8>, count: Int) -> Float {
         let rq = UnsafeRawPointer(query)
+        return sum(codes, count: count) { f, a, b, c, d in
+            (rq.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self) * a,
+             rq.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self) * b,
+             rq.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self) * c,
+             rq.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self) * d)
+        } element: { i in
+            query[i] * Float(codes[i])
+        }
+    }
+
+    /// The sum over a row of `count` codes: `block` gives the four lane-vector terms of each full block of
+    /// 16 (from the byte offset of its floats and its widened codes), `element` the term of each code of
+    /// the tail. Both are inlined into the kernels above, so each compiles to its own loop.
+    @inline(__always)
+    private static func sum(
+        _ codes: UnsafePointer<UInt8>, count: Int,
+        block: (_ floatOffset: Int, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+            -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
+        element: (Int) -> Float
+    ) -> Float {
         let rc = UnsafeRawPointer(codes)
         var acc0 = SIMD4<Float>(), acc1 = SIMD4<Float>(), acc2 = SIMD4<Float>(), acc3 = SIMD4<Float>()
         var i = 0
-        // safe because i + 16 <= count.
+        // safe because i + 16 <= count: each load reads inside the row.
         while i + 16 <= count {
             let (a, b, c, d) = widen(rc, at: i)
-            let f = i &* 4
-            acc0 += rq.loadUnaligned(fromByteOffset: f, as: SIMD4<Float>.self) * a
-            acc1 += rq.loadUnaligned(fromByteOffset: f &+ 16, as: SIMD4<Float>.self) * b
-            acc2 += rq.loadUnaligned(fromByteOffset: f &+ 32, as: SIMD4<Float>.self) * c
-            acc3 += rq.loadUnaligned(fromByteOffset: f &+ 48, as: SIMD4<Float>.self) * d
+            let (ta, tb, tc, td) = block(i &* 4, a, b, c, d)
+            acc0 += ta
+            acc1 += tb
+            acc2 += tc
+            acc3 += td
             i &+= 16
         }
-        var sum = (acc0 + acc1 + acc2 + acc3).sum()
+        var total = (acc0 + acc1 + acc2 + acc3).sum()
         // safe because i < count.
         while i < count {
-            sum += query[i] * Float(codes[i])
+            total += element(i)
             i &+= 1
         }
-        return sum
+        return total
     }
 }
 

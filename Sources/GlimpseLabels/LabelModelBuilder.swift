@@ -5,7 +5,7 @@ public struct LabelBuildError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the photo, and what to do.
     public let description: String
 
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// How label code reads photos: decoded upright, reduced to at most 640 pixels on the long side (the
@@ -67,18 +67,18 @@ public struct LabelModelBuilder: Sendable {
     }
 
     /// A model with what evaluation reuses: where each photo's views are, and the leave-one-out table.
-    struct Assembled {
-        let model: LabelModel
-        let leaveOneOutF1: Double
+    package struct Assembled {
+        package let model: LabelModel
+        package let leaveOneOutF1: Double
         /// Reference positions of each photo's views.
-        let positions: [[Int]]
+        package let positions: [[Int]]
         /// Each photo's nearest references, all its own views left out.
-        let table: NeighbourTable
+        package let table: NeighbourTable
         /// Each photo's label indices.
-        let truth: [[Int]]
+        package let truth: [[Int]]
     }
 
-    func assemble(
+    package func assemble(
         vocabulary: [String], photos: [LabelledPhoto], features: [[[Float]]], vote: VoteParameters?
     ) throws(LabelBuildError) -> Assembled {
         guard photos.count == features.count, !photos.isEmpty, features.allSatisfy({ !$0.isEmpty }) else {

@@ -30,7 +30,7 @@ enum LabelModelFile {
     /// The file bytes of `model`.
     static func encode(_ model: LabelModel) -> [UInt8] {
         var out = ByteWriter()
-        out.append(bytes: magic)
+        out.append(contentsOf: magic)
         out.append(formatVersion)
         out.append(UInt16(0))
         out.append(UInt64(0)) // patched below
@@ -53,8 +53,7 @@ enum LabelModelFile {
             for label in reference.labels { out.append(UInt16(label)) }
         }
         for value in model.vectors { out.append(value.bitPattern) }
-        let total = UInt64(out.bytes.count + 4)
-        for i in 0..<8 { out.bytes[12 + i] = UInt8(truncatingIfNeeded: total >> (8 * UInt64(i))) }
+        out.patch(UInt64(out.bytes.count + 4), at: 12)
         out.append(CRC32.checksum(out.bytes))
         return out.bytes
     }
@@ -70,29 +69,45 @@ enum LabelModelFile {
         guard bytes.count >= headerLength + 4 else {
             throw .truncated(path: path, expected: headerLength + 4, actual: bytes.count)
         }
-        var header = ByteReader(bytes, path: path)
-        header.offset = magic.count
+        return try withBytes(of: bytes) { (raw) throws(LabelModelError) -> LabelModel in
+            try decode(raw, path: path, featurePrinter: featurePrinter)
+        }
+    }
+
+    /// The model in `raw`, whose magic and length were checked by the caller.
+    private static func decode(
+        _ raw: UnsafeRawBufferPointer, path: String, featurePrinter: FeaturePrinterPool?
+    ) throws(LabelModelError) -> LabelModel {
+        func failure(_ error: ByteReadError) -> LabelModelError {
+            switch error.problem {
+            case .overrun:
+                .malformed(path: path, reason: "a field at byte \(error.offset) runs past the end of the data")
+            case let .stringOutOfRange(length):
+                .malformed(path: path, reason: "a string of \(length) bytes at byte \(error.offset) is out of range")
+            case .invalidUTF8:
+                .malformed(path: path, reason: "a string at byte \(error.offset) is not valid UTF-8")
+            }
+        }
+        var header = ByteReader(raw, offset: magic.count, failure: failure)
         let version: UInt16 = try header.read()
         guard version == formatVersion else {
             throw .unsupportedFormatVersion(path: path, found: version, supported: formatVersion)
         }
         let _: UInt16 = try header.read()
         let total: UInt64 = try header.read()
-        guard total == UInt64(bytes.count) else {
-            throw .truncated(path: path, expected: Int(clamping: total), actual: bytes.count)
+        guard total == UInt64(raw.count) else {
+            throw .truncated(path: path, expected: Int(clamping: total), actual: raw.count)
         }
-        let bodyEnd = bytes.count - 4
-        var trailer = ByteReader(bytes, path: path)
-        trailer.offset = bodyEnd
+        let bodyEnd = raw.count - 4
+        var trailer = ByteReader(raw, offset: bodyEnd, failure: failure)
         let stored: UInt32 = try trailer.read()
-        let computed = CRC32.checksum(bytes[0..<bodyEnd])
+        let computed = CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<bodyEnd]))
         guard stored == computed else { throw .checksumMismatch(path: path, stored: stored, computed: computed) }
 
-        var reader = ByteReader(bytes, path: path, end: bodyEnd)
-        reader.offset = headerLength
-        let extractorID = try reader.readString()
+        var reader = ByteReader(raw, offset: headerLength, end: bodyEnd, failure: failure)
+        let extractorID = try reader.readString(maxLength: maximumStringLength)
         let extractorVersion: UInt32 = try reader.read()
-        let parameters = try reader.readString()
+        let parameters = try reader.readString(maxLength: maximumStringLength)
         let dimension = Int(try reader.read() as UInt32)
         guard (1...maximumDimension).contains(dimension) else {
             throw .malformed(path: path, reason: "dimension \(dimension) is out of range")
@@ -102,20 +117,20 @@ enum LabelModelFile {
             throw .malformed(path: path, reason: "\(rows) rows per picture is out of range")
         }
         let k = Int(try reader.read() as UInt32)
-        let power = Float(bitPattern: try reader.read())
-        let threshold = Float(bitPattern: try reader.read())
+        let power = try reader.readFloat()
+        let threshold = try reader.readFloat()
         let labelThresholdCount = Int(try reader.read() as UInt32)
         guard labelThresholdCount <= maximumVocabulary else {
             throw .malformed(path: path, reason: "\(labelThresholdCount) per-label thresholds is out of range")
         }
         var labelThresholds: [Float] = []
-        for _ in 0..<labelThresholdCount { labelThresholds.append(Float(bitPattern: try reader.read())) }
+        for _ in 0..<labelThresholdCount { labelThresholds.append(try reader.readFloat()) }
         let vocabularyCount = Int(try reader.read() as UInt32)
         guard vocabularyCount <= maximumVocabulary else {
             throw .malformed(path: path, reason: "vocabulary of \(vocabularyCount) labels is out of range")
         }
         var vocabulary: [String] = []
-        for _ in 0..<vocabularyCount { vocabulary.append(try reader.readString()) }
+        for _ in 0..<vocabularyCount { vocabulary.append(try reader.readString(maxLength: maximumStringLength)) }
         let referenceCount = Int(try reader.read() as UInt32)
         guard referenceCount <= maximumReferences else {
             throw .malformed(path: path, reason: "\(referenceCount) references is out of range")
@@ -123,7 +138,7 @@ enum LabelModelFile {
         var references: [LabelledReference] = []
         references.reserveCapacity(referenceCount)
         for _ in 0..<referenceCount {
-            let id = try reader.readString()
+            let id = try reader.readString(maxLength: maximumStringLength)
             let count = Int(try reader.read() as UInt16)
             var labels: [Int] = []
             for _ in 0..<count {
@@ -144,8 +159,7 @@ enum LabelModelFile {
             throw .malformed(path: path, reason: "expected \(valueCount) vector values "
                 + "(\(valueCount * 4) bytes) but \(reader.remaining) bytes remain")
         }
-        var vectors = [Float](repeating: 0, count: valueCount)
-        for i in 0..<valueCount { vectors[i] = Float(bitPattern: try reader.read()) }
+        let vectors = try reader.readFloats(count: valueCount)
 
         let descriptor = FeatureExtractorDescriptor(id: extractorID, version: extractorVersion,
                                                     parameters: parameters, dimension: dimension, rows: rows)
@@ -164,63 +178,5 @@ enum LabelModelFile {
                 throw error
             }
         }
-    }
-}
-
-/// Appends little-endian values to a byte array.
-struct ByteWriter {
-    var bytes: [UInt8] = []
-
-    mutating func append(bytes more: [UInt8]) { bytes.append(contentsOf: more) }
-
-    mutating func append<T: FixedWidthInteger>(_ value: T) {
-        var v = value.littleEndian
-        withUnsafeBytes(of: &v) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func append(string: String) {
-        let utf8 = Array(string.utf8)
-        append(UInt32(utf8.count))
-        bytes.append(contentsOf: utf8)
-    }
-}
-
-/// Reads little-endian values from a byte array, refusing to read past `end`.
-struct ByteReader {
-    let bytes: [UInt8]
-    let path: String
-    let end: Int
-    var offset = 0
-
-    init(_ bytes: [UInt8], path: String, end: Int? = nil) {
-        self.bytes = bytes
-        self.path = path
-        self.end = end ?? bytes.count
-    }
-
-    var remaining: Int { end - offset }
-
-    mutating func read<T: FixedWidthInteger>() throws(LabelModelError) -> T {
-        let size = MemoryLayout<T>.size
-        guard remaining >= size else {
-            throw .malformed(path: path, reason: "a field at byte \(offset) runs past the end of the data")
-        }
-        var value: T = 0
-        for i in 0..<size { value |= T(bytes[offset + i]) << (8 * i) }
-        offset += size
-        return value
-    }
-
-    mutating func readString() throws(LabelModelError) -> String {
-        let length = Int(try read() as UInt32)
-        guard length <= LabelModelFile.maximumStringLength, length <= remaining else {
-            throw .malformed(path: path, reason: "a string of \(length) bytes at byte \(offset) is out of range")
-        }
-        let slice = bytes[offset..<(offset + length)]
-        offset += length
-        guard let string = String(validating: slice, as: UTF8.self) else {
-            throw .malformed(path: path, reason: "a string at byte \(offset - length) is not valid UTF-8")
-        }
-        return string
     }
 }

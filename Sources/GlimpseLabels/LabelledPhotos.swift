@@ -123,3 +123,17 @@ public enum LabelledPhotos {
         }
     }
 }
+
+/// A distorted copy of a reference photo, labelled with that reference's labels.
+public struct DistortedQuery: Sendable, Hashable {
+    /// The query image file.
+    public let path: String
+    /// Position of the reference photo it was made from; that reference is left out when labelling it.
+    public let source: Int
+
+    /// Creates a query made from reference `source`.
+    public init(path: String, source: Int) {
+        self.path = path
+        self.source = source
+    }
+}

@@ -33,10 +33,10 @@ public struct RegionFeatureExtractor: ImageFeatureExtractor {
         /// Weight of the vertical position.
         public var positionWeight: Float = 0.6
 
-        /// The default settings.
+        /// The default settings: a 6 × 6 grid.
         public init() {}
 
-        /// The settings as `key=value` pairs in a fixed order.
+        /// The grid, binning and weights as `key=value` pairs in a fixed order.
         public var canonicalString: String {
             [
                 "long=\(workingLongSide)", "grid=\(columns)x\(rows)", "colour=\(colour.canonicalString)",
@@ -46,10 +46,10 @@ public struct RegionFeatureExtractor: ImageFeatureExtractor {
         }
     }
 
-    /// The settings in use.
+    /// The grid, binning and weights in use.
     public let parameters: Parameters
 
-    /// Creates an extractor; the defaults are the settings of the committed model.
+    /// Creates a region extractor; the defaults are the settings of the committed model.
     public init(parameters: Parameters = Parameters()) {
         self.parameters = parameters
     }
@@ -97,40 +97,17 @@ public struct RegionFeatureExtractor: ImageFeatureExtractor {
 
         let luma = image.luminance()
         if width >= 3, height >= 3 {
-            let edges = SceneFeatureExtractor.strengthEdges
-            let bins = Float(Self.orientationBins)
-            let offsets = [-width - 1, -width, -width + 1, 1, width + 1, width, width - 1, -1]
-            let tolerance: Float = 0.01
+            let offsets = SceneFeatureExtractor.neighbourOffsets(width: width)
             for y in 1..<(height - 1) {
                 for x in 1..<(width - 1) {
                     let i = y * width + x
                     let base = (rowOf[y] * p.columns + columnOf[x]) * dimension
-                    let gx = (luma[i - width + 1] + 2 * luma[i + 1] + luma[i + width + 1])
-                        - (luma[i - width - 1] + 2 * luma[i - 1] + luma[i + width - 1])
-                    let gy = (luma[i + width - 1] + 2 * luma[i + width] + luma[i + width + 1])
-                        - (luma[i - width - 1] + 2 * luma[i - width] + luma[i - width + 1])
-                    let strength = (gx * gx + gy * gy).squareRoot() / 4
-                    var level = edges.count
-                    for (k, edge) in edges.enumerated() where strength < edge {
-                        level = k
-                        break
+                    let gradient = SceneFeatureExtractor.gradient(luma, at: i, width: width)
+                    out[base + strengthStart + gradient.level] += 1
+                    if let bin = gradient.orientationBin {
+                        out[base + orientationStart + bin] += gradient.strength
                     }
-                    out[base + strengthStart + level] += 1
-                    if strength >= edges[0] {
-                        let angle = Float.atan2Folded(abs(gy), abs(gx))
-                        out[base + orientationStart + min(Self.orientationBins - 1, Int(angle * bins))] += strength
-                    }
-                    let centre = luma[i] + tolerance
-                    var ones = 0
-                    var transitions = 0
-                    var previous = luma[i + offsets[7]] >= centre
-                    for offset in offsets {
-                        let bit = luma[i + offset] >= centre
-                        if bit { ones += 1 }
-                        if bit != previous { transitions += 1 }
-                        previous = bit
-                    }
-                    out[base + patternStart + (transitions <= 2 ? ones : Self.patternBins - 1)] += 1
+                    out[base + patternStart + SceneFeatureExtractor.patternBin(luma, at: i, offsets: offsets)] += 1
                 }
             }
         }

@@ -208,54 +208,71 @@ public struct SceneFeatureExtractor: ImageFeatureExtractor {
     private func addTexture(_ luma: [Float], width: Int, height: Int, start: Int,
                             into vector: inout [Float], layout: Layout) {
         guard width >= 3, height >= 3 else { return }
-        let edges = Self.strengthEdges
-        let bins = Float(Self.orientationBins)
         for y in 1..<(height - 1) {
             let base = start + (y * layout.bands / height) * layout.texturePerBand
             for x in 1..<(width - 1) {
-                let i = y * width + x
-                let gx = (luma[i - width + 1] + 2 * luma[i + 1] + luma[i + width + 1])
-                    - (luma[i - width - 1] + 2 * luma[i - 1] + luma[i + width - 1])
-                let gy = (luma[i + width - 1] + 2 * luma[i + width] + luma[i + width + 1])
-                    - (luma[i - width - 1] + 2 * luma[i - width] + luma[i - width + 1])
-                let strength = (gx * gx + gy * gy).squareRoot() / 4
-                var level = edges.count
-                for (k, edge) in edges.enumerated() where strength < edge {
-                    level = k
-                    break
-                }
-                vector[base + Self.orientationBins + level] += 1
-                guard strength >= edges[0] else { continue }
-                // Angle of the gradient from the horizontal axis, folded into 0…π/2.
-                let angle = Float.atan2Folded(abs(gy), abs(gx))
-                let bin = min(Self.orientationBins - 1, Int(angle * bins))
-                vector[base + bin] += strength
+                let gradient = Self.gradient(luma, at: y * width + x, width: width)
+                vector[base + Self.orientationBins + gradient.level] += 1
+                guard let bin = gradient.orientationBin else { continue }
+                vector[base + bin] += gradient.strength
             }
         }
+    }
+
+    /// The Sobel gradient at pixel `i` (not on the border) of a `width`-wide luminance image: its
+    /// strength (a full black-to-white step is 1), the strength bin (``strengthEdges``) and, for edges
+    /// at least as strong as the first edge, the orientation bin of the angle from the horizontal
+    /// folded into 0…π/2 (so a horizontal flip changes nothing).
+    @inline(__always)
+    static func gradient(_ luma: [Float], at i: Int, width: Int) -> (strength: Float, level: Int, orientationBin: Int?) {
+        let gx = (luma[i - width + 1] + 2 * luma[i + 1] + luma[i + width + 1])
+            - (luma[i - width - 1] + 2 * luma[i - 1] + luma[i + width - 1])
+        let gy = (luma[i + width - 1] + 2 * luma[i + width] + luma[i + width + 1])
+            - (luma[i - width - 1] + 2 * luma[i - width] + luma[i - width + 1])
+        let strength = (gx * gx + gy * gy).squareRoot() / 4
+        let edges = strengthEdges
+        var level = edges.count
+        for (k, edge) in edges.enumerated() where strength < edge {
+            level = k
+            break
+        }
+        guard strength >= edges[0] else { return (strength, level, nil) }
+        let angle = Float.atan2Folded(abs(gy), abs(gx))
+        return (strength, level, min(orientationBins - 1, Int(angle * Float(orientationBins))))
     }
 
     /// Rotation-invariant uniform local binary patterns (8 neighbours, radius 1) per band.
     private func addPatterns(_ luma: [Float], width: Int, height: Int, into vector: inout [Float], layout: Layout) {
         guard width >= 3, height >= 3 else { return }
-        let offsets = [-width - 1, -width, -width + 1, 1, width + 1, width, width - 1, -1]
-        let tolerance: Float = 0.01
+        let offsets = Self.neighbourOffsets(width: width)
         for y in 1..<(height - 1) {
             let base = layout.patternStart + (y * layout.bands / height) * Self.patternBins
             for x in 1..<(width - 1) {
-                let i = y * width + x
-                let centre = luma[i] + tolerance
-                var ones = 0
-                var transitions = 0
-                var previous = luma[i + offsets[7]] >= centre
-                for offset in offsets {
-                    let bit = luma[i + offset] >= centre
-                    if bit { ones += 1 }
-                    if bit != previous { transitions += 1 }
-                    previous = bit
-                }
-                vector[base + (transitions <= 2 ? ones : Self.patternBins - 1)] += 1
+                vector[base + Self.patternBin(luma, at: y * width + x, offsets: offsets)] += 1
             }
         }
+    }
+
+    /// The offsets of a pixel's 8 neighbours in a `width`-wide image, clockwise from the top left.
+    static func neighbourOffsets(width: Int) -> [Int] {
+        [-width - 1, -width, -width + 1, 1, width + 1, width, width - 1, -1]
+    }
+
+    /// The rotation-invariant uniform local-binary-pattern bin of pixel `i` (not on the border): the
+    /// number of brighter neighbours for a uniform pattern, the last bin for any other.
+    @inline(__always)
+    static func patternBin(_ luma: [Float], at i: Int, offsets: [Int]) -> Int {
+        let centre = luma[i] + 0.01
+        var ones = 0
+        var transitions = 0
+        var previous = luma[i + offsets[7]] >= centre
+        for offset in offsets {
+            let bit = luma[i + offset] >= centre
+            if bit { ones += 1 }
+            if bit != previous { transitions += 1 }
+            previous = bit
+        }
+        return transitions <= 2 ? ones : patternBins - 1
     }
 
     /// The image at half size (2×2 box average).

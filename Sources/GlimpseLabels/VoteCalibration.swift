@@ -2,12 +2,12 @@ import GlimpseIndex
 
 /// The nearest reference rows of each row of each query, nearest first: the input of the vote, of
 /// calibration and of leave-one-out evaluation.
-struct NeighbourTable: Sendable {
+package struct NeighbourTable: Sendable {
     /// `lists[query][row]`: up to `depth` (reference position, squared distance) pairs.
     let lists: [[[(position: Int, squaredDistance: Float)]]]
 
     /// Neighbours of the rows of each query, ignoring for query `i` the references in `excluded[i]`.
-    init(queries: [[Float]], excluded: [Set<Int>], vectors: [Float], dimension: Int, rows: Int,
+    package init(queries: [[Float]], excluded: [Set<Int>], vectors: [Float], dimension: Int, rows: Int,
          depth: Int) throws(IndexError) {
         let index = try FlatIndex(dimension: dimension, metric: .squaredEuclidean, rowMajor: vectors)
         var lists: [[[(position: Int, squaredDistance: Float)]]] = []
@@ -38,18 +38,18 @@ struct NeighbourTable: Sendable {
 }
 
 /// Chooses vote settings (k, distance weighting, threshold) that maximise micro-averaged F1.
-enum VoteCalibration {
+package enum VoteCalibration {
     static let kChoices = [3, 5, 7, 9, 11, 15, 21, 31]
     static let powerChoices: [Float] = [-1, 0, 1, 2]
     static let thresholdChoices: [Float] = stride(from: 0.10, through: 0.901, by: 0.0125).map { Float($0) }
     /// Whether calibration gives frequent labels their own thresholds.
-    nonisolated(unsafe) static var perLabelThresholds = true
+    nonisolated(unsafe) package static var perLabelThresholds = true
     /// Neighbours needed for the largest k.
-    static var depth: Int { kChoices.max() ?? 31 }
+    package static var depth: Int { kChoices.max() ?? 31 }
 
     /// The settings with the best micro F1 when the queries at `subset` are labelled from
     /// `table.lists` and compared with `truth`, and that F1. Ties go to the first in grid order.
-    static func calibrate(
+    package static func calibrate(
         table: NeighbourTable, truth: [[Int]], references: [LabelledReference], labelCount: Int, subset: [Int],
         perLabel: Bool = perLabelThresholds
     ) -> (vote: VoteParameters, f1: Double) {
@@ -129,7 +129,7 @@ enum VoteCalibration {
     }
 
     /// Accumulates the labels predicted for queries `subset` with `vote` against `truth` into `metrics`.
-    static func evaluate(
+    package static func evaluate(
         table: NeighbourTable, truth: [[Int]], references: [LabelledReference], vocabulary: [String],
         subset: [Int], vote: VoteParameters, into metrics: inout LabelMetrics
     ) {
@@ -140,7 +140,7 @@ enum VoteCalibration {
 
     /// Accumulates as above and also stores each query's own counts at `perPhoto[query]` (when
     /// `perPhoto` has room for it), for paired comparisons between methods.
-    static func evaluate(
+    package static func evaluate(
         table: NeighbourTable, truth: [[Int]], references: [LabelledReference], vocabulary: [String],
         subset: [Int], vote: VoteParameters, into metrics: inout LabelMetrics, perPhoto: inout [PhotoLabelCounts]
     ) {

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseFiles
 import GlimpseImage
 import GlimpseWire
 
@@ -66,13 +67,9 @@ public struct EntityImage: Sendable, Equatable {
         case .png?: contentType = "image/png"
         default: contentType = "application/octet-stream"
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        eTag = "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "-" + String(bytes.count, radix: 16) + "\""
+        var hash = FNV1a64()
+        hash.add(bytes)
+        eTag = "\"" + hash.hex + "-" + String(bytes.count, radix: 16) + "\""
     }
 
     /// Whether an `If-None-Match` value names `eTag` (or is `*`). Weak comparison, as RFC 9110 asks.

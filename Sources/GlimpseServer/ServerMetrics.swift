@@ -1,4 +1,5 @@
 import CoreMetrics
+import GlimpseBasics
 import Metrics
 import Prometheus
 
@@ -62,15 +63,3 @@ public final class ServerMetrics: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in whole nanoseconds, saturating at `Int64.max`.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return scaled + attoseconds / 1_000_000_000
-    }
-
-    /// The duration in milliseconds as a `Double`.
-    var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
-}

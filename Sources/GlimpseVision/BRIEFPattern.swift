@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseIndex
+import GlimpseBasics
 
 /// The rotated-BRIEF sampling pattern: 256 point pairs inside a circle of radius 15, drawn from
 /// an isotropic Gaussian (σ = 31/5) by a seeded generator, pre-rotated into angle bins.

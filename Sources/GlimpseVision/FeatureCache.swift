@@ -1,5 +1,5 @@
-import GlimpseFeaturePrint
 import Foundation
+import GlimpseFeaturePrint
 import GlimpseFiles
 
 /// A reference photo to index: its identifier and where its file is.
@@ -22,17 +22,18 @@ public struct ReferencePhoto: Sendable, Hashable {
 ///
 /// Layout (little-endian): magic `GLVFEAT1`, format version, key, extraction fingerprint, feature-print
 /// identity (empty when none), the references (id, image size, keypoints, descriptors, feature print),
-/// then an FNV-1a 64 checksum of all bytes before it.
+/// then the CRC-32 of all bytes before it. Version 2 ended in an FNV-1a 64 checksum; such files are
+/// refused as stale and rebuilt.
 public enum FeatureCache {
     /// The format version this build reads and writes.
-    public static let formatVersion: UInt32 = 2
+    public static let formatVersion: UInt32 = 3
     static let magic: [UInt8] = Array("GLVFEAT1".utf8)
     static let maxKeypointsPerReference = 100_000
     static let maxIDBytes = 4096
     static let maxPrintDimension = 1 << 16
     static let maxPrintsPerReference: UInt32 = 64
     /// The magic, the format version, the key and the checksum: no cache file is shorter.
-    static let minimumSize = magic.count + 4 + 8 + 8
+    static let minimumSize = magic.count + 4 + 8 + 4
 
     /// The cache key of `photos` under `configuration`: changes when any photo's path, size or
     /// modification time changes, when photos are added, removed or reordered, or when the
@@ -68,32 +69,28 @@ public enum FeatureCache {
         printIdentity: String? = nil
     ) -> [UInt8] {
         var w = ByteWriter()
-        w.bytes(magic)
-        w.u32(formatVersion)
-        w.u64(key)
-        w.string(configuration.extractionFingerprint)
-        w.string(printIdentity ?? "")
-        w.u32(UInt32(references.count))
+        w.append(contentsOf: magic)
+        w.append(formatVersion)
+        w.append(key)
+        w.append(string: configuration.extractionFingerprint)
+        w.append(string: printIdentity ?? "")
+        w.append(UInt32(references.count))
         for (id, f) in references {
-            w.string(id)
-            w.u32(UInt32(f.width))
-            w.u32(UInt32(f.height))
-            w.u32(UInt32(f.count))
+            w.append(string: id)
+            w.append(UInt32(f.width))
+            w.append(UInt32(f.height))
+            w.append(UInt32(f.count))
             for k in f.keypoints {
-                w.u32(k.x.bitPattern); w.u32(k.y.bitPattern); w.u32(k.scale.bitPattern)
-                w.u32(k.angle.bitPattern); w.u32(k.response.bitPattern); w.u32(UInt32(bitPattern: k.level))
+                w.append(k.x); w.append(k.y); w.append(k.scale)
+                w.append(k.angle); w.append(k.response); w.append(k.level)
             }
-            for word in f.descriptorWords { w.u64(word) }
-            w.u32(UInt32(f.featurePrints.count))
-            w.u32(UInt32(f.featurePrints.first?.dimension ?? 0))
-            for print in f.featurePrints {
-                for value in print.values { w.u32(value.bitPattern) }
-            }
+            w.append(contentsOf: f.descriptorWords)
+            w.append(UInt32(f.featurePrints.count))
+            w.append(UInt32(f.featurePrints.first?.dimension ?? 0))
+            for print in f.featurePrints { w.append(contentsOf: print.values) }
         }
-        var hasher = FNV1a64()
-        hasher.add(w.data)
-        w.u64(hasher.value)
-        return w.data
+        w.append(CRC32.checksum(w.bytes))
+        return w.bytes
     }
 
     /// Decodes and validates cache bytes.
@@ -107,73 +104,71 @@ public enum FeatureCache {
         func corrupt(_ reason: String) -> VisionError { .cacheCorrupt(path: path, reason: reason) }
         guard data.count >= minimumSize else { throw corrupt("file is too short (\(data.count) bytes)") }
         guard Array(data.prefix(magic.count)) == magic else { throw corrupt("not a Glimpse feature cache (bad magic)") }
-        var hasher = FNV1a64()
-        hasher.add(data[0..<(data.count - 8)])
-        var r = ByteReader(data: data, end: data.count - 8)
-        var tail = ByteReader(data: data, end: data.count)
-        tail.offset = data.count - 8
-        guard let stored = tail.u64(), stored == hasher.value else { throw corrupt("checksum mismatch") }
-        r.offset = magic.count
-        guard let version = r.u32() else { throw corrupt("truncated header") }
-        guard version == formatVersion else {
-            throw .cacheStale(path: path, reason: "format version \(version), this build uses \(formatVersion)")
+        return try withBytes(of: data) { (raw) throws(VisionError) in
+            // The version first: a file of another version has another checksum too.
+            var r = ByteReader(raw, offset: magic.count, end: raw.count - 4)
+            guard let version = try? r.read(UInt32.self) else { throw corrupt("truncated header") }
+            guard version == formatVersion else {
+                throw .cacheStale(path: path, reason: "format version \(version), this build uses \(formatVersion)")
+            }
+            var tail = ByteReader(raw, offset: raw.count - 4)
+            let computed = CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<(raw.count - 4)]))
+            guard let stored = try? tail.read(UInt32.self), stored == computed else { throw corrupt("checksum mismatch") }
+            guard let key = try? r.read(UInt64.self), let fingerprint = try? r.readString(maxLength: maxIDBytes),
+                  let storedPrinter = try? r.readString(maxLength: maxIDBytes) else { throw corrupt("truncated header") }
+            guard fingerprint == configuration.extractionFingerprint else {
+                throw .cacheStale(path: path, reason: "written with other extraction settings")
+            }
+            guard storedPrinter == (printIdentity ?? "") else {
+                throw .cacheStale(path: path, reason: "written with another feature-print model, or without one")
+            }
+            guard key == expectedKey else { throw .cacheStale(path: path, reason: "the photos changed since it was written") }
+            guard let count = try? r.read(UInt32.self) else { throw corrupt("truncated header") }
+            var out: [(id: String, features: ImageFeatures)] = []
+            for n in 0..<Int(count) {
+                out.append(try decodeReference(&r, number: n, printIdentity: printIdentity, corrupt: corrupt))
+            }
+            guard r.remaining == 0 else { throw corrupt("\(r.remaining) unexpected bytes after the last reference") }
+            return out
         }
-        guard let key = r.u64(), let fingerprint = r.string(limit: maxIDBytes),
-              let storedPrinter = r.string(limit: maxIDBytes) else { throw corrupt("truncated header") }
-        guard fingerprint == configuration.extractionFingerprint else {
-            throw .cacheStale(path: path, reason: "written with other extraction settings")
+    }
+
+    /// Decodes reference number `number` of a cache file.
+    private static func decodeReference(
+        _ r: inout ByteReader<ByteReadError>, number n: Int, printIdentity: String?, corrupt: (String) -> VisionError
+    ) throws(VisionError) -> (id: String, features: ImageFeatures) {
+        guard let id = try? r.readString(maxLength: maxIDBytes), let width = try? r.read(UInt32.self),
+              let height = try? r.read(UInt32.self), let kc = try? r.read(UInt32.self)
+        else { throw corrupt("reference \(n) is truncated") }
+        let k = Int(kc)
+        guard k <= maxKeypointsPerReference, r.remaining >= k * (24 + 32) else {
+            throw corrupt("reference \(n) claims \(k) keypoints, more than the file holds")
         }
-        guard storedPrinter == (printIdentity ?? "") else {
-            throw .cacheStale(path: path, reason: "written with another feature-print model, or without one")
-        }
-        guard key == expectedKey else { throw .cacheStale(path: path, reason: "the photos changed since it was written") }
-        guard let count = r.u32() else { throw corrupt("truncated header") }
-        var out: [(id: String, features: ImageFeatures)] = []
-        for n in 0..<Int(count) {
-            guard let id = r.string(limit: maxIDBytes), let width = r.u32(), let height = r.u32(), let kc = r.u32()
+        var keypoints: [Keypoint] = []
+        keypoints.reserveCapacity(k)
+        for _ in 0..<k {
+            guard let x = try? r.readFloat(), let y = try? r.readFloat(), let s = try? r.readFloat(),
+                  let a = try? r.readFloat(), let response = try? r.readFloat(), let level = try? r.read(Int32.self)
             else { throw corrupt("reference \(n) is truncated") }
-            let k = Int(kc)
-            guard k <= maxKeypointsPerReference, r.remaining >= k * (24 + 32) else {
-                throw corrupt("reference \(n) claims \(k) keypoints, more than the file holds")
-            }
-            var keypoints: [Keypoint] = []
-            keypoints.reserveCapacity(k)
-            for _ in 0..<k {
-                guard let x = r.u32(), let y = r.u32(), let s = r.u32(), let a = r.u32(), let resp = r.u32(), let l = r.u32()
-                else { throw corrupt("reference \(n) is truncated") }
-                keypoints.append(Keypoint(
-                    x: Float(bitPattern: x), y: Float(bitPattern: y), scale: Float(bitPattern: s),
-                    angle: Float(bitPattern: a), response: Float(bitPattern: resp), level: Int32(bitPattern: l)))
-            }
-            var words: [UInt64] = []
-            words.reserveCapacity(4 * k)
-            for _ in 0..<(4 * k) {
-                guard let word = r.u64() else { throw corrupt("reference \(n) is truncated") }
-                words.append(word)
-            }
-            guard let printCount = r.u32(), let dimension = r.u32(), printCount <= maxPrintsPerReference,
-                  Int(dimension) <= maxPrintDimension, r.remaining >= 4 * Int(printCount) * Int(dimension)
-            else { throw corrupt("reference \(n) has truncated feature prints") }
-            var prints: [FeaturePrint] = []
-            prints.reserveCapacity(Int(printCount))
-            for _ in 0..<Int(printCount) {
-                var values: [Float] = []
-                values.reserveCapacity(Int(dimension))
-                for _ in 0..<Int(dimension) {
-                    guard let bits = r.u32() else { throw corrupt("reference \(n) is truncated") }
-                    values.append(Float(bitPattern: bits))
-                }
-                prints.append(FeaturePrint(normalizing: values))
-            }
-            guard (printIdentity == nil) == prints.isEmpty else {
-                throw corrupt("reference \(n) \(prints.isEmpty ? "lacks" : "has") feature prints")
-            }
-            guard width > 0, height > 0 else { throw corrupt("reference \(n) has an empty image size") }
-            out.append((id, ImageFeatures(width: Int(width), height: Int(height), keypoints: keypoints,
-                                          descriptorWords: words, featurePrints: prints)))
+            keypoints.append(Keypoint(x: x, y: y, scale: s, angle: a, response: response, level: level))
         }
-        guard r.remaining == 0 else { throw corrupt("\(r.remaining) unexpected bytes after the last reference") }
-        return out
+        guard let words = try? r.readArray(UInt64.self, count: 4 * k) else { throw corrupt("reference \(n) is truncated") }
+        guard let printCount = try? r.read(UInt32.self), let dimension = try? r.read(UInt32.self),
+              printCount <= maxPrintsPerReference, Int(dimension) <= maxPrintDimension,
+              r.remaining >= 4 * Int(printCount) * Int(dimension)
+        else { throw corrupt("reference \(n) has truncated feature prints") }
+        var prints: [FeaturePrint] = []
+        prints.reserveCapacity(Int(printCount))
+        for _ in 0..<Int(printCount) {
+            guard let values = try? r.readFloats(count: Int(dimension)) else { throw corrupt("reference \(n) is truncated") }
+            prints.append(FeaturePrint(normalizing: values))
+        }
+        guard (printIdentity == nil) == prints.isEmpty else {
+            throw corrupt("reference \(n) \(prints.isEmpty ? "lacks" : "has") feature prints")
+        }
+        guard width > 0, height > 0 else { throw corrupt("reference \(n) has an empty image size") }
+        return (id, ImageFeatures(width: Int(width), height: Int(height), keypoints: keypoints,
+                                  descriptorWords: words, featurePrints: prints))
     }
 
     /// Reads and validates the cache at `path`; a file that is too short or lacks the magic is
@@ -212,67 +207,5 @@ public enum FeatureCache {
         } catch {
             throw .cacheIO(path: path, reason: error.reason)
         }
-    }
-}
-
-/// FNV-1a, 64-bit: a fast checksum for cache files (detects damage, not tampering).
-struct FNV1a64 {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        var h = value
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        value = h
-    }
-
-    mutating func add(_ word: UInt64) {
-        var x = word.littleEndian
-        withUnsafeBytes(of: &x) { add($0) }
-    }
-}
-
-/// Appends little-endian integers and length-prefixed strings.
-struct ByteWriter {
-    var data: [UInt8] = []
-
-    mutating func bytes(_ b: [UInt8]) { data.append(contentsOf: b) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { data.append(contentsOf: $0) } }
-    mutating func string(_ s: String) {
-        let b = Array(s.utf8)
-        u32(UInt32(b.count))
-        data.append(contentsOf: b)
-    }
-}
-
-/// Reads what ``ByteWriter`` wrote, returning nil instead of reading past `end`.
-struct ByteReader {
-    let data: [UInt8]
-    let end: Int
-    var offset = 0
-
-    var remaining: Int { end - offset }
-
-    mutating func u32() -> UInt32? {
-        guard remaining >= 4 else { return nil }
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(data[offset + i]) << (8 * UInt32(i)) }
-        offset += 4
-        return v
-    }
-
-    mutating func u64() -> UInt64? {
-        guard remaining >= 8 else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(data[offset + i]) << (8 * UInt64(i)) }
-        offset += 8
-        return v
-    }
-
-    mutating func string(limit: Int) -> String? {
-        guard let n = u32(), Int(n) <= limit, remaining >= Int(n) else { return nil }
-        let s = String(decoding: data[offset..<(offset + Int(n))], as: UTF8.self)
-        offset += Int(n)
-        return s
     }
 }

@@ -1,5 +1,5 @@
 import CGlimpseVisionKernels
-import GlimpseIndex
+import GlimpseBasics
 
 /// Locality-sensitive hashing over 256-bit descriptors: each table keys a descriptor by a fixed
 /// subset of its bits, so near descriptors tend to share a bucket in at least one table.

@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseIndex
+import GlimpseBasics
 
 /// A similarity transform of the plane (rotation, uniform scale, translation):
 /// `x' = a·x − b·y + tx`, `y' = b·x + a·y + ty`.

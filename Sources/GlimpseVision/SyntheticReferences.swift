@@ -1,4 +1,4 @@
-import GlimpseIndex
+import GlimpseBasics
 
 /// Extra, made-up references for measuring how query time grows with the size of the index.
 public enum SyntheticReferences {

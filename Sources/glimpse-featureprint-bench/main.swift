@@ -9,7 +9,9 @@
 // Build with `-c release`.
 import CAllocationCounter
 import Foundation
+import GlimpseBasics
 import GlimpseFeaturePrint
+import GlimpseFiles
 import GlimpseImage
 
 /// A command-line usage error: what was wrong, printed before the usage text.
@@ -62,8 +64,11 @@ func parseArguments(_ arguments: [String]) throws -> Options {
 
 /// The PNGs in `directory`, decoded, in name order; each must be `size × size`.
 func loadInputs(_ directory: String, size: Int) throws -> [PixelBuffer] {
-    let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        .filter { $0.lowercased().hasSuffix(".png") }.sorted()
+    let entries = Array(FolderWalk(root: directory, recursive: false))
+    if let reason = entries.first?.listingError {
+        throw UsageError(description: "cannot list \(directory): \(reason)")
+    }
+    let names = entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".png") }.map(\.name)
     guard !names.isEmpty else { throw UsageError(description: "no .png files in \(directory)") }
     return try names.map { name in
         let pixels = try ImageDecoder.decode(contentsOfFile: directory + "/" + name).pixelBuffer
@@ -75,19 +80,10 @@ func loadInputs(_ directory: String, size: Int) throws -> [PixelBuffer] {
     }
 }
 
-/// The value at `fraction` of the sorted `values` (nearest rank).
-func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}
-
 func main() -> Int32 {
     do {
         let options = try parseArguments(Array(CommandLine.arguments.dropFirst()))
         let clock = ContinuousClock()
-        func ms(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) * 1e-15
-        }
         let loadStart = clock.now
         let model = try FeaturePrintModel.load(from: options.model)
         let printerStart = clock.now
@@ -106,7 +102,7 @@ func main() -> Int32 {
                 let start = clock.now
                 try printer.run(networkInput: input, into: &output)
                 let elapsed = start.duration(to: clock.now)
-                milliseconds.append(ms(elapsed))
+                milliseconds.append(elapsed.milliseconds)
             }
         }
         let allocations = glimpse_allocation_count() - allocationsBefore
@@ -116,11 +112,11 @@ func main() -> Int32 {
         let mean = milliseconds.reduce(0, +) / Double(milliseconds.count)
         func fixed(_ value: Double) -> String { String(format: "%.3f", value) }
         print("{\"engine\":\"xnnpack\",\"threads\":1,\"model\":\"\(model.network)\",\"inputs\":\(inputs.count),"
-            + "\"repeat\":\(options.repeats),\"count\":\(milliseconds.count),\"p50_ms\":\(fixed(percentile(sorted, 0.5))),"
-            + "\"p90_ms\":\(fixed(percentile(sorted, 0.9))),\"p99_ms\":\(fixed(percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
+            + "\"repeat\":\(options.repeats),\"count\":\(milliseconds.count),\"p50_ms\":\(fixed(LatencySummary.percentile(sorted, 0.5))),"
+            + "\"p90_ms\":\(fixed(LatencySummary.percentile(sorted, 0.9))),\"p99_ms\":\(fixed(LatencySummary.percentile(sorted, 0.99))),\"mean_ms\":\(fixed(mean)),"
             + "\"min_ms\":\(fixed(sorted[0])),\"max_ms\":\(fixed(sorted[sorted.count - 1])),"
-            + "\"allocations_per_run\":\(allocationsPerRun),\"load_ms\":\(fixed(ms(printerStart - loadStart))),"
-            + "\"printer_ms\":\(fixed(ms(printerEnd - printerStart)))}")
+            + "\"allocations_per_run\":\(allocationsPerRun),\"load_ms\":\(fixed((printerStart - loadStart).milliseconds)),"
+            + "\"printer_ms\":\(fixed((printerEnd - printerStart).milliseconds))}")
         return 0
     } catch let error as UsageError {
         FileHandle.standardError.write(Data("glimpse-featureprint-bench: \(error)\n".utf8))

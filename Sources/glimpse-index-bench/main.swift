@@ -6,7 +6,7 @@
 //
 // Build with `-c release`; searches run on one thread, the HNSW build on --threads.
 import Foundation
-import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// A command-line usage error: what was wrong, printed before the usage text.
 struct UsageError: Error, CustomStringConvertible {
@@ -99,15 +99,15 @@ do {
         let r = report
         print("vectors \(r.configuration.count)×\(r.configuration.dimension), queries \(r.configuration.queries), k \(r.configuration.k)")
         print("read loop: \(r.measuredBandwidth.wallGBps) GB/s wall, \(r.measuredBandwidth.cpuGBps) GB/s CPU")
-        print("exact scan mean: \(r.exactScan.meanMilliseconds) ms wall, \(r.exactScanCPU.meanMilliseconds) ms CPU")
+        print("exact scan mean: \(r.exactScan.mean) ms wall, \(r.exactScanCPU.mean) ms CPU")
         print("  wall / floor at \(r.referenceBandwidthGBps) GB/s: \(r.exactScanVersusReferenceFloor)")
         print("  wall / floor at measured wall bandwidth: \(r.exactScanVersusMeasuredFloor)")
         print("  CPU / floor at \(r.referenceBandwidthGBps) GB/s: \(r.exactScanCPUVersusReferenceFloor)")
         print("  CPU / floor at measured CPU bandwidth: \(r.exactScanCPUVersusMeasuredFloor)")
         for row in r.searches {
             let name = row.efSearch.map { "\(row.method) ef \($0)" } ?? row.method
-            print("\(name): wall p50 \(row.latency.p50Milliseconds) p99 \(row.latency.p99Milliseconds) ms, "
-                + "CPU p50 \(row.cpu.p50Milliseconds) p99 \(row.cpu.p99Milliseconds) ms, recall \(row.recall)")
+            print("\(name): wall p50 \(row.latency.p50) p99 \(row.latency.p99) ms, "
+                + "CPU p50 \(row.cpu.p50) p99 \(row.cpu.p99) ms, recall \(row.recall)")
         }
         if let build = r.hnswBuildSeconds, let cpu = r.hnswBuildCPUSeconds, let memory = r.hnswMemoryBytes {
             print("HNSW build \(build) s wall, \(cpu) s CPU, memory \(memory / 1_048_576) MiB")

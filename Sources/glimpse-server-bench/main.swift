@@ -10,6 +10,7 @@
 // `glimpse serve` (the same decode and search, plus HTTP and JSON). Each level runs one warm-up
 // query per worker, then `requests` queries per worker, cycling through the files.
 import Foundation
+import GlimpseBasics
 import GlimpseCatalog
 import GlimpseClient
 import GlimpseEngine
@@ -70,17 +71,6 @@ struct Options {
     }
 }
 
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}
-
-func milliseconds(_ duration: Duration) -> Double {
-    let (seconds, attoseconds) = duration.components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-}
-
 struct Row {
     var name: String
     var level: Int
@@ -88,8 +78,8 @@ struct Row {
     var wall: Double
 
     var line: String {
-        let sorted = latencies.sorted()
-        let p50 = percentile(sorted, 50), p99 = percentile(sorted, 99)
+        let summary = LatencySummary(samples: latencies)
+        let p50 = summary.p50, p99 = summary.p99
         let qps = Double(latencies.count) / (wall / 1000)
         return "\(name.padding(toLength: 10, withPad: " ", startingAt: 0)) c=\(level)  n=\(latencies.count)  "
             + String(format: "p50 %7.1f ms  p99 %7.1f ms  %6.2f q/s", p50, p99, qps)
@@ -110,14 +100,14 @@ func measure(
                 for index in 0..<requests {
                     let t0 = clock.now
                     try await body(worker, index)
-                    own.append(milliseconds(clock.now - t0))
+                    own.append((clock.now - t0).milliseconds)
                 }
                 return own
             }
         }
         return try await group.reduce(into: []) { $0 += $1 }
     }
-    return (latencies, milliseconds(clock.now - start))
+    return (latencies, (clock.now - start).milliseconds)
 }
 
 /// The whole benchmark, off the main actor.
@@ -207,7 +197,7 @@ func runBenchmark() async throws {
                             let bytes = pictures[(worker + index) % pictures.count]
                             let t0 = clock.now
                             _ = try await connection.query(image: bytes, limit: 5)
-                            own.append(milliseconds(clock.now - t0))
+                            own.append((clock.now - t0).milliseconds)
                         }
                         return own
                     }
@@ -215,11 +205,12 @@ func runBenchmark() async throws {
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        let socket = (latencies: socketLatencies, wallMs: milliseconds(clock.now - socketStart))
+        let socket = (latencies: socketLatencies, wallMs: (clock.now - socketStart).milliseconds)
         rows.append(Row(name: "socket", level: level, latencies: socket.latencies, wall: socket.wallMs))
         if let row = rows.last { print(row.line) }
-        let ratio = percentile(socket.latencies.sorted(), 50) / percentile(local.latencies.sorted(), 50)
-        let gatedRatio = percentile(socket.latencies.sorted(), 50) / percentile(gated.latencies.sorted(), 50)
+        let socketMedian = LatencySummary(samples: socket.latencies).p50
+        let ratio = socketMedian / LatencySummary(samples: local.latencies).p50
+        let gatedRatio = socketMedian / LatencySummary(samples: gated.latencies).p50
         print(String(
             format: "socket/in-process p50 at c=%d: %.3f (direct), %.3f (through the same gate)",
             level, ratio, gatedRatio

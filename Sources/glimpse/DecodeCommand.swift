@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import GlimpseBasics
+import GlimpseFiles
 import GlimpseImage
 
 /// `glimpse decode`: decodes image files and reports size, pixel format, orientation and time.
@@ -135,31 +137,23 @@ enum ImageFileList {
 
     static let extensions: Set<String> = ["jpg", "jpeg", "png"]
 
-    /// A directory becomes its image files (recursive, sorted); anything else is returned as is.
+    /// A directory becomes its image files (GlimpseFiles' folder walk: recursive, sorted, hidden
+    /// entries skipped; sorted by path); anything else is returned as is.
     static func expand(_ path: String) -> Result<[String], Failure> {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard AtomicFile.size(of: path) != nil else {
             return .failure(Failure(description: "no such file or directory; check the path"))
         }
-        guard isDirectory.boolValue else { return .success([path]) }
-        guard let walker = FileManager.default.enumerator(atPath: path) else {
-            return .failure(Failure(description: "cannot list this directory; check its permissions"))
-        }
+        guard FolderWalk.isDirectory(path) else { return .success([path]) }
         var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let name = relative.split(separator: "/").last.map(String.init) ?? relative
-            guard let dot = name.lastIndex(of: "."),
-                  extensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
-            found.append(path.hasSuffix("/") ? path + relative : path + "/" + relative)
+        for entry in FolderWalk(root: path, recursive: true) {
+            if let reason = entry.listingError {
+                let which = entry.path == path ? "this directory" : entry.path
+                return .failure(Failure(description: "cannot list \(which) (\(reason)); check its permissions"))
+            }
+            guard !entry.isDirectory, let dot = entry.name.lastIndex(of: "."),
+                  extensions.contains(entry.name[entry.name.index(after: dot)...].lowercased()) else { continue }
+            found.append(entry.path)
         }
         return .success(found.sorted())
-    }
-}
-
-extension Duration {
-    /// The duration in milliseconds.
-    fileprivate var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

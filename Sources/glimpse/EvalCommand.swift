@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GlimpseCatalog
 import GlimpseEngine
+import GlimpseEvaluation
 import GlimpseImage
 import GlimpseLabels
 import GlimpseVision

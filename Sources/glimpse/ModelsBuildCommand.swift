@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GlimpseBasics
 import GlimpseFeaturePrint
 import GlimpseLabels
 
@@ -42,8 +43,7 @@ struct ModelsBuildCommand: AsyncParsableCommand {
         let features = try await builder.features(of: labelled)
         let (model, f1) = try builder.build(vocabulary: vocabulary, photos: labelled, features: features)
         try model.save(to: output)
-        let elapsed = (clock.now - start).components
-        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let seconds = (clock.now - start).seconds
         print("wrote \(output): \(model.references.count) references, \(vocabulary.count) labels, "
             + "extractor \(model.extractor)")
         print("vote: k=\(model.vote.k), weight power=\(model.vote.weightPower), threshold=\(model.vote.threshold) "

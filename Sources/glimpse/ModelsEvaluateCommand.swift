@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GlimpseEvaluation
 import GlimpseFeaturePrint
 import GlimpseLabels
 

@@ -1,6 +1,6 @@
 import Foundation
+import GlimpseBasics
 import GlimpseImage
-import GlimpseIndex
 import Testing
 
 @Suite("Malformed and hostile input")

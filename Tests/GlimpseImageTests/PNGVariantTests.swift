@@ -1,5 +1,5 @@
+import GlimpseBasics
 import GlimpseImage
-import GlimpseIndex
 import Testing
 
 @Suite("PNG variants")

@@ -1,8 +1,8 @@
 import CGlimpseCodecs
 import Foundation
+import GlimpseBasics
 import GlimpseFiles
 import GlimpseImage
-import GlimpseIndex
 import GlimpseTestSupport
 
 /// Paths of the sample catalog, found by walking up from this file to the directory holding `Images/photos`.

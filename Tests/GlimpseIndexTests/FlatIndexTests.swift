@@ -1,6 +1,8 @@
+import GlimpseBasics
 import Testing
 
 @testable import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// The plain nested loop every index is checked against: all distances, sorted by (distance, id).
 func naiveNearest(_ vectors: [[Float]], ids: [Int]? = nil, query: [Float], k: Int, metric: DistanceMetric)

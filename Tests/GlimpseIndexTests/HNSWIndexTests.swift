@@ -1,6 +1,7 @@
 import Testing
 
 @testable import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// Mean recall@k of `index` against the exact `oracle` over `queries`.
 func recall(of index: some NearestNeighborIndex, oracle: FlatIndex, queries: [[Float]], k: Int) throws -> Double {

@@ -8,6 +8,7 @@ import GlimpseTestSupport
 import Testing
 
 @testable import GlimpseIndex
+import GlimpseIndexBenchmark
 
 /// A fresh empty directory under /tmp for one test (kept, as the test may read it after its last use).
 func makeTemporaryDirectory() throws -> String {
@@ -45,10 +46,10 @@ func listDirectory(_ directory: String) -> [String] {
 /// Recomputes both checksums of a file image, so a deliberately inconsistent payload reaches the
 /// structural checks.
 func reseal(_ bytes: inout [UInt8]) {
-    let header = CRC32C.checksum(Array(bytes[0..<48]))
+    let header = CRC32.checksum(Array(bytes[0..<48]))
     withUnsafeBytes(of: header.littleEndian) { for i in 0..<4 { bytes[48 + i] = $0[i] } }
     let end = bytes.count - 8
-    let whole = CRC32C.checksum(Array(bytes[0..<end]))
+    let whole = CRC32.checksum(Array(bytes[0..<end]))
     withUnsafeBytes(of: whole.littleEndian) { for i in 0..<4 { bytes[end + i] = $0[i] } }
 }
 
@@ -98,14 +99,14 @@ struct IndexFileTests {
     @Test("the file format is unchanged: a known index encodes to the same bytes and checksums")
     func formatIsPinned() throws {
         let bytes = IndexFile.encode(try Self.smallFlat(), tag: "pin")
-        // FNV-1a 64 of the whole file, measured before the file I/O moved to GlimpseFiles.
+        // FNV-1a 64 of the whole file, measured when format version 2 switched to CRC-32.
         var fingerprint: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { fingerprint = (fingerprint ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         #expect(bytes.count == 875)
-        #expect(fingerprint == 0x9ac8_34c4_3f81_7421)
-        #expect(Array(bytes[48..<52]) == [203, 9, 108, 53])  // the header CRC-32C
-        #expect(Array(bytes.suffix(8)) == [75, 66, 134, 82, 71, 69, 78, 68])  // the file CRC-32C, then "GEND"
-        #expect(CRC32C.checksum(Array(bytes[0..<48])) == 0x356C_09CB)
+        #expect(fingerprint == 0x283a_c1ad_91cf_f237)
+        #expect(Array(bytes[48..<52]) == [235, 205, 50, 1])  // the header CRC-32
+        #expect(Array(bytes.suffix(8)) == [250, 18, 228, 192, 71, 69, 78, 68])  // the file CRC-32, then "GEND"
+        #expect(CRC32.checksum(Array(bytes[0..<48])) == 0x0132_CDEB)
     }
 
     @Test("flat, int8 and HNSW indexes survive a save and load")
@@ -208,8 +209,11 @@ struct IndexFileTests {
         #expect(throws: IndexFileError.notAnIndexFile) { try IndexFile.decode(magic) }
         #expect(throws: IndexFileError.notAnIndexFile) { try IndexFile.decode(Array("PNG and more".utf8)) }
         var future = bytes
-        future[8] = 2
-        #expect(throws: IndexFileError.unsupportedVersion(found: 2, supported: 1)) { try IndexFile.decode(future) }
+        future[8] = 3
+        #expect(throws: IndexFileError.unsupportedVersion(found: 3, supported: 2)) { try IndexFile.decode(future) }
+        var old = bytes
+        old[8] = 1  // version 1 checksummed with CRC-32C: refused with the rebuild advice
+        #expect(throws: IndexFileError.unsupportedVersion(found: 1, supported: 2)) { try IndexFile.decode(old) }
         var order = bytes
         order.swapAt(10, 11)
         #expect(throws: IndexFileError.wrongByteOrder) { try IndexFile.decode(order) }

@@ -1,6 +1,7 @@
+import GlimpseEvaluation
+@testable import GlimpseLabels
 import GlimpseTestSupport
 import Testing
-@testable import GlimpseLabels
 
 @Suite("Label votes and metrics")
 struct LabelVoteTests {

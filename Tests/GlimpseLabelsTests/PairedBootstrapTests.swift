@@ -1,5 +1,6 @@
-import Testing
+import GlimpseEvaluation
 @testable import GlimpseLabels
+import Testing
 
 @Suite("Paired bootstrap of a micro-F1 gain")
 struct PairedBootstrapTests {

@@ -1,4 +1,6 @@
 import Foundation
+import GlimpseBasics
+import GlimpseFiles
 import GlimpseServer
 import GlimpseTestSupport
 import GlimpseWire
@@ -73,28 +75,6 @@ private struct SoakStep: Sendable {
     var variant: Int
 }
 
-/// SplitMix64, so the plan and the garbage bytes are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// CRC-32 (ISO-HDLC, as PNG uses it).
-private func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
-    }
-    return ~crc
-}
-
 private func bigEndian(_ value: UInt32) -> [UInt8] {
     [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
 }
@@ -102,7 +82,7 @@ private func bigEndian(_ value: UInt32) -> [UInt8] {
 /// A PNG chunk: length, type, data, CRC-32 of type and data.
 private func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
     let typed = Array(type.utf8) + data
-    return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
+    return bigEndian(UInt32(data.count)) + typed + bigEndian(CRC32.checksum(typed))
 }
 
 /// A decompression bomb: a valid PNG header declaring `side` × `side` RGB pixels (30 GB decoded for
@@ -341,11 +321,11 @@ struct SoakTests {
     @Test(.timeLimit(.minutes(3)))
     func mixedHostileAndNormalTrafficLeavesTheDaemonCorrectResponsiveAndFlat() async throws {
         let began = ContinuousClock.now
-        #expect(crc32(Array("IEND".utf8)) == 0xAE42_6082, "the test's CRC-32 is PNG's")
+        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082, "the test's CRC-32 is PNG's")
         let payloads = SoakPayloads(
             photos: try soakPhotos.map { try photoBytes($0.file) },
             garbage: {
-                var generator = SeededGenerator(state: 0x6172_6261_6765)
+                var generator = SeededGenerator(seed: 0x6172_6261_6765)
                 return [0x00] + (1..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
             }(),
             jpegCut: try #require(cutBeforeFirstScan(try photoBytes(soakPhotos[0].file))),
@@ -385,7 +365,7 @@ struct SoakTests {
         let rssWarm = try #require(residentKiB(of: pid))
 
         // The plan: a seeded shuffle of the kinds in their proportions, each with a seeded variant.
-        var generator = SeededGenerator(state: 0x5EED_50A4)
+        var generator = SeededGenerator(seed: 0x5EED_50A4)
         var plan: [SoakStep] = []
         for kind in SoakKind.allCases {
             for _ in 0..<kind.count {
@@ -495,7 +475,7 @@ struct SoakTests {
             !exit.output.contains("request failed"), "the daemon logged a failed request:\n\(exit.output.suffix(2000))")
 
         let seconds = { (duration: Duration) in
-            String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+            String(format: "%.1f", duration.seconds)
         }
         print(
             """

@@ -1,7 +1,9 @@
 import Foundation
+import GlimpseBasics
+@testable import GlimpseEvaluation
 import GlimpseTestSupport
-import Testing
 @testable import GlimpseVision
+import Testing
 
 @Suite struct EvaluationTests {
     @Test func manifestIsReadRelativeToItsFolder() throws {

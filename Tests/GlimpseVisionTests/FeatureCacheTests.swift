@@ -1,8 +1,9 @@
 import Foundation
 import GlimpseFeaturePrint
+import GlimpseFiles
 import GlimpseTestSupport
-import Testing
 @testable import GlimpseVision
+import Testing
 
 @Suite(.serialized) struct FeatureCacheTests {
     static let references: [(id: String, features: ImageFeatures)] = {
@@ -94,11 +95,13 @@ import Testing
 
     @Test func fileLayoutAndChecksumAreUnchanged() {
         let bytes = FeatureCache.encode(Self.madeUp, key: 0xABCDEF, configuration: .default)
-        // Format version 2: version 1's layout (1842 bytes here) plus an empty feature-print identity
-        // (4 bytes) and, per reference, a print count and width of 0 (8 bytes each); FNV-1a 64 trailer.
-        #expect(bytes.count == 1842 + 4 + 2 * 8)
-        #expect(SeededStreamTests.fingerprint(bytes.map { UInt64($0) }) == 0xc33b_df41_ee4a_0a46)
-        #expect(Array(bytes.suffix(8)) == [178, 196, 127, 214, 51, 19, 151, 120])
+        // Format version 3: version 1's layout (1842 bytes here) plus an empty feature-print identity
+        // (4 bytes) and, per reference, a print count and width of 0 (8 bytes each), as in version 2;
+        // a CRC-32 trailer (4 bytes) where version 2 had FNV-1a 64 (8 bytes).
+        #expect(bytes.count == 1842 + 4 + 2 * 8 - 4)
+        #expect(SeededStreamTests.fingerprint(bytes.map { UInt64($0) }) == 0xf36d_2b3f_e3fe_5206)
+        #expect(Array(bytes.suffix(8)) == [0, 0, 0, 0, 52, 254, 0, 219])
+        #expect(CRC32.checksum(bytes.dropLast(4)) == 0xDB00_FE34)
     }
 
     /// Made-up prints of two views for reference "one" and none for "two" are not a valid set: every

@@ -1,6 +1,6 @@
-import GlimpseIndex
-import Testing
+import GlimpseBasics
 @testable import GlimpseVision
+import Testing
 
 /// Pins everything the vision module draws from its seeded generator to values measured before it
 /// switched from a private SplitMix64 copy to GlimpseIndex's `SeededGenerator`: the raw stream,

@@ -1,6 +1,6 @@
 import Foundation
+import GlimpseBasics
 import GlimpseImage
-import GlimpseIndex
 import GlimpseTestSupport
 @testable import GlimpseVision
 

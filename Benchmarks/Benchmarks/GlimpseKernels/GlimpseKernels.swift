@@ -4,6 +4,7 @@ import Benchmark
 import Foundation
 import GlimpseImage
 import GlimpseIndex
+import GlimpseIndexBenchmark
 import GlimpseVision
 
 /// The sample catalog's photos, found from this file's location (Benchmarks/Benchmarks/GlimpseKernels/).

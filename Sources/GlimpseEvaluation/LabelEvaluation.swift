@@ -1,16 +1,4 @@
-/// A distorted copy of a reference photo, labelled with that reference's labels.
-public struct DistortedQuery: Sendable, Hashable {
-    /// The query image file.
-    public let path: String
-    /// Position of the reference photo it was made from; that reference is left out when labelling it.
-    public let source: Int
-
-    /// Creates a query made from reference `source`.
-    public init(path: String, source: Int) {
-        self.path = path
-        self.source = source
-    }
-}
+import GlimpseLabels
 
 /// Label quality of one feature extractor on photos the model has not seen.
 public struct LabelEvaluationReport: Sendable, Codable {

@@ -1,3 +1,6 @@
+import GlimpseBasics
+import GlimpseIndex
+
 /// Reproducible synthetic vector sets for tests and benchmarks.
 ///
 /// Clustered data imitates image features: points gather around a number of centres, each centre

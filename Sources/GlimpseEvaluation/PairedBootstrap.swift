@@ -1,41 +1,5 @@
-import GlimpseIndex
-
-/// One test photo's label counts: how many of its labels were right, wrong or missed.
-public struct PhotoLabelCounts: Sendable, Hashable, Codable {
-    /// Labels predicted that the photo has.
-    public var truePositives: Int
-    /// Labels predicted that the photo does not have.
-    public var falsePositives: Int
-    /// Labels the photo has that were not predicted.
-    public var falseNegatives: Int
-
-    /// Creates counts.
-    public init(truePositives: Int, falsePositives: Int, falseNegatives: Int) {
-        self.truePositives = truePositives
-        self.falsePositives = falsePositives
-        self.falseNegatives = falseNegatives
-    }
-
-    /// The counts of `predicted` against `truth`.
-    public init<P: Sequence<String>, T: Sequence<String>>(predicted: P, truth: T) {
-        let predictedSet = Set(predicted)
-        let truthSet = Set(truth)
-        truePositives = predictedSet.intersection(truthSet).count
-        falsePositives = predictedSet.count - truePositives
-        falseNegatives = truthSet.count - truePositives
-    }
-
-    static func + (lhs: Self, rhs: Self) -> Self {
-        Self(truePositives: lhs.truePositives + rhs.truePositives, falsePositives: lhs.falsePositives + rhs.falsePositives,
-             falseNegatives: lhs.falseNegatives + rhs.falseNegatives)
-    }
-
-    static let zero = Self(truePositives: 0, falsePositives: 0, falseNegatives: 0)
-
-    var microF1: Double {
-        LabelScore(truePositives: truePositives, falsePositives: falsePositives, falseNegatives: falseNegatives).f1
-    }
-}
+import GlimpseBasics
+import GlimpseLabels
 
 /// How much better one method's micro F1 is than another's on the same test photos, with a
 /// confidence interval from a paired bootstrap.

@@ -1,3 +1,5 @@
+import GlimpseBasics
+
 /// What ``IndexBenchmark/run(_:progress:)`` measures: the data set, the queries and the HNSW settings.
 public struct IndexBenchmarkConfiguration: Sendable, Hashable, Codable {
     /// The number of indexed vectors.
@@ -50,32 +52,6 @@ public struct IndexBenchmarkConfiguration: Sendable, Hashable, Codable {
     }
 }
 
-/// Latency percentiles of a set of timed operations, in milliseconds.
-public struct LatencySummary: Sendable, Hashable, Codable {
-    /// The mean.
-    public var meanMilliseconds: Double
-    /// The median.
-    public var p50Milliseconds: Double
-    /// The 99th percentile (nearest rank).
-    public var p99Milliseconds: Double
-    /// The slowest.
-    public var maxMilliseconds: Double
-
-    /// Summarises `samples` (seconds each); all zero when empty.
-    public init(seconds samples: [Double]) {
-        let sorted = samples.sorted()
-        func rank(_ p: Double) -> Double {
-            guard !sorted.isEmpty else { return 0 }
-            let index = min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))
-            return sorted[index] * 1000
-        }
-        meanMilliseconds = sorted.isEmpty ? 0 : sorted.reduce(0, +) / Double(sorted.count) * 1000
-        p50Milliseconds = rank(0.5)
-        p99Milliseconds = rank(0.99)
-        maxMilliseconds = (sorted.last ?? 0) * 1000
-    }
-}
-
 /// The results of one benchmark run.
 public struct IndexBenchmarkReport: Sendable, Codable {
     /// One timed search method: its latency and its recall against the exact scan.
@@ -85,9 +61,9 @@ public struct IndexBenchmarkReport: Sendable, Codable {
         /// The HNSW candidate-list size, or `nil` for scans.
         public var efSearch: Int?
         /// Per-query wall-clock latency on one thread.
-        public var latency: LatencySummary
+        @MillisecondKeys public var latency: LatencySummary
         /// Per-query CPU time of the searching thread: the latency without time spent descheduled.
-        public var cpu: LatencySummary
+        @MillisecondKeys public var cpu: LatencySummary
         /// Mean recall@k against the exact float scan.
         public var recall: Double
     }
@@ -111,9 +87,9 @@ public struct IndexBenchmarkReport: Sendable, Codable {
     /// Bytes scanned by one exact query: `count × dimension × 4`.
     public var scanBytes: Int
     /// Per-query wall-clock latency of the exact float scan on one thread.
-    public var exactScan: LatencySummary
+    @MillisecondKeys public var exactScan: LatencySummary
     /// Per-query CPU time of the exact scan's thread.
-    public var exactScanCPU: LatencySummary
+    @MillisecondKeys public var exactScanCPU: LatencySummary
     /// The memory-read bandwidth of a plain read loop over the same vectors, in the same run.
     public var measuredBandwidth: MemoryBandwidth.Measurement
     /// The reference bandwidth the bar is stated against, GB/s.
@@ -140,4 +116,38 @@ public struct IndexBenchmarkReport: Sendable, Codable {
     public var searches: [SearchRow]
     /// Index file save and load, when a directory was given.
     public var files: [FileRow]
+}
+
+/// Spells a ``LatencySummary`` in `glimpse-index-bench`'s JSON with the keys that report has always
+/// used: `meanMilliseconds`, `p50Milliseconds`, `p99Milliseconds` and `maxMilliseconds`.
+@propertyWrapper
+public struct MillisecondKeys: Sendable, Codable {
+    /// The summary.
+    public var wrappedValue: LatencySummary
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: LatencySummary) {
+        self.wrappedValue = wrappedValue
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case mean = "meanMilliseconds", p50 = "p50Milliseconds", p99 = "p99Milliseconds", max = "maxMilliseconds"
+    }
+
+    /// Decodes the four keys.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        wrappedValue = LatencySummary(
+            p50: try container.decode(Double.self, forKey: .p50), p99: try container.decode(Double.self, forKey: .p99),
+            mean: try container.decode(Double.self, forKey: .mean), max: try container.decode(Double.self, forKey: .max))
+    }
+
+    /// Encodes the four keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(wrappedValue.mean, forKey: .mean)
+        try container.encode(wrappedValue.p50, forKey: .p50)
+        try container.encode(wrappedValue.p99, forKey: .p99)
+        try container.encode(wrappedValue.max, forKey: .max)
+    }
 }

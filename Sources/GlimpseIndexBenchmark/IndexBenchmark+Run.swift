@@ -1,8 +1,10 @@
+import GlimpseBasics
 import GlimpseFiles
+import GlimpseIndex
 
 /// The index benchmark: synthetic clustered data, exact-scan time against the memory-bandwidth floor,
 /// the int8 scan, HNSW build time, memory, latency and recall, and index file save and load.
-/// Shared by `glimpse-index-bench` and the CLI.
+/// Behind `glimpse-index-bench`.
 public enum IndexBenchmark {
     /// The bandwidth the exact-scan bar is stated against, GB/s.
     public static let referenceBandwidthGBps = 14.0
@@ -27,7 +29,7 @@ public enum IndexBenchmark {
             dimension: c.dimension, distribution: .clustered(clusters: c.clusters, spread: c.spread), seed: c.seed)
         let flat = try FlatIndex(dimension: c.dimension, metric: .squaredEuclidean, rowMajor: data.rowMajor(count: c.count))
         let queries = data.vectors(count: c.queries, stream: 1)
-        let generateSeconds = MemoryBandwidth.seconds(clock.now - start)
+        let generateSeconds = (clock.now - start).seconds
         progress("generated \(c.count)×\(c.dimension) vectors and \(c.queries) queries in \(format(generateSeconds)) s")
 
         let bandwidth = MemoryBandwidth.measure(flat.vectors, repetitions: 5)
@@ -42,7 +44,7 @@ public enum IndexBenchmark {
         let exactWall = LatencySummary(seconds: exact.wall)
         let exactCPU = LatencySummary(seconds: exact.cpu)
         progress(
-            "exact scan: wall mean \(format(exactWall.meanMilliseconds)) ms, CPU mean \(format(exactCPU.meanMilliseconds)) ms; "
+            "exact scan: wall mean \(format(exactWall.mean)) ms, CPU mean \(format(exactCPU.mean)) ms; "
                 + "floor \(format(floor(referenceBandwidthGBps))) ms at \(referenceBandwidthGBps) GB/s, "
                 + "\(format(floor(bandwidth.wallGBps))) ms at measured wall, \(format(floor(bandwidth.cpuGBps))) ms at measured CPU")
 
@@ -52,20 +54,22 @@ public enum IndexBenchmark {
             method: "int8-flat", efSearch: nil, latency: LatencySummary(seconds: int8Timing.wall),
             cpu: LatencySummary(seconds: int8Timing.cpu), recall: recall(int8Timing.results, truth))
         progress(
-            "int8 scan: wall mean \(format(int8Row.latency.meanMilliseconds)) ms, CPU mean "
-                + "\(format(int8Row.cpu.meanMilliseconds)) ms, recall@\(c.k) \(format(int8Row.recall))")
+            "int8 scan: wall mean \(format(int8Row.latency.mean)) ms, CPU mean "
+                + "\(format(int8Row.cpu.mean)) ms, recall@\(c.k) \(format(int8Row.recall))")
 
         var report = IndexBenchmarkReport(
             configuration: c, generateSeconds: generateSeconds, scanBytes: scanBytes, exactScan: exactWall,
             exactScanCPU: exactCPU, measuredBandwidth: bandwidth, referenceBandwidthGBps: referenceBandwidthGBps,
-            exactScanVersusReferenceFloor: exactWall.meanMilliseconds / floor(referenceBandwidthGBps),
-            exactScanVersusMeasuredFloor: exactWall.meanMilliseconds / floor(bandwidth.wallGBps),
-            exactScanCPUVersusReferenceFloor: exactCPU.meanMilliseconds / floor(referenceBandwidthGBps),
-            exactScanCPUVersusMeasuredFloor: exactCPU.meanMilliseconds / floor(bandwidth.cpuGBps),
+            exactScanVersusReferenceFloor: exactWall.mean / floor(referenceBandwidthGBps),
+            exactScanVersusMeasuredFloor: exactWall.mean / floor(bandwidth.wallGBps),
+            exactScanCPUVersusReferenceFloor: exactCPU.mean / floor(referenceBandwidthGBps),
+            exactScanCPUVersusMeasuredFloor: exactCPU.mean / floor(bandwidth.cpuGBps),
             int8MemoryBytes: int8.memoryBytes, hnswBuildSeconds: nil, hnswBuildCPUSeconds: nil, hnswMemoryBytes: nil, hnswLevels: nil,
             searches: [int8Row], files: [])
         if let directory = c.fileDirectory {
-            report.files.append(try timeFile(flat, kind: "flat", directory: directory, progress: progress))
+            report.files.append(try timeFile(kind: "flat", directory: directory, progress: progress) { (path) throws(IndexFileError) in
+                try IndexFile.save(flat, to: path)
+            })
         }
         guard c.measureHNSW else { return report }
 
@@ -75,7 +79,7 @@ public enum IndexBenchmark {
         let buildCPUStart = MemoryBandwidth.processCPUSeconds()
         start = clock.now
         let hnsw = try HNSWIndex(building: flat, parameters: parameters)
-        let buildSeconds = MemoryBandwidth.seconds(clock.now - start)
+        let buildSeconds = (clock.now - start).seconds
         let buildCPUSeconds = MemoryBandwidth.processCPUSeconds() - buildCPUStart
         report.hnswBuildSeconds = buildSeconds
         report.hnswBuildCPUSeconds = buildCPUSeconds
@@ -92,12 +96,14 @@ public enum IndexBenchmark {
                 cpu: LatencySummary(seconds: timing.cpu), recall: recall(timing.results, truth))
             report.searches.append(row)
             progress(
-                "HNSW efSearch \(ef): wall p50 \(format(row.latency.p50Milliseconds)) ms, "
-                    + "p99 \(format(row.latency.p99Milliseconds)) ms; CPU p50 \(format(row.cpu.p50Milliseconds)) ms, "
-                    + "p99 \(format(row.cpu.p99Milliseconds)) ms; recall@\(c.k) \(format(row.recall))")
+                "HNSW efSearch \(ef): wall p50 \(format(row.latency.p50)) ms, "
+                    + "p99 \(format(row.latency.p99)) ms; CPU p50 \(format(row.cpu.p50)) ms, "
+                    + "p99 \(format(row.cpu.p99)) ms; recall@\(c.k) \(format(row.recall))")
         }
         if let directory = c.fileDirectory {
-            report.files.append(try timeFile(hnsw, kind: "hnsw", directory: directory, progress: progress))
+            report.files.append(try timeFile(kind: "hnsw", directory: directory, progress: progress) { (path) throws(IndexFileError) in
+                try IndexFile.save(hnsw, to: path)
+            })
         }
         return report
     }
@@ -115,7 +121,7 @@ public enum IndexBenchmark {
             let cpuStart = MemoryBandwidth.threadCPUSeconds()
             let start = clock.now
             let found = try search(query)
-            wall.append(MemoryBandwidth.seconds(clock.now - start))
+            wall.append((clock.now - start).seconds)
             cpu.append(MemoryBandwidth.threadCPUSeconds() - cpuStart)
             results.append(found)
         }
@@ -134,35 +140,18 @@ public enum IndexBenchmark {
         return Double(hits) / Double(max(1, total))
     }
 
+    /// Saves an index with `save` to `bench-<kind>.idx` in `directory` and loads it back, timing both.
     private static func timeFile(
-        _ index: FlatIndex, kind: String, directory: String, progress: (String) -> Void
-    ) throws -> IndexBenchmarkReport.FileRow {
-        let path = directory + "/bench-\(kind).idx"
-        return try timeFile(
-            kind: kind, path: path, progress: progress, save: { () throws(IndexFileError) in try IndexFile.save(index, to: path) },
-            load: { () throws(IndexFileError) in _ = try IndexFile.loadFlat(from: path) })
-    }
-
-    private static func timeFile(
-        _ index: HNSWIndex, kind: String, directory: String, progress: (String) -> Void
-    ) throws -> IndexBenchmarkReport.FileRow {
-        let path = directory + "/bench-\(kind).idx"
-        return try timeFile(
-            kind: kind, path: path, progress: progress, save: { () throws(IndexFileError) in try IndexFile.save(index, to: path) },
-            load: { () throws(IndexFileError) in _ = try IndexFile.loadHNSW(from: path) })
-    }
-
-    private static func timeFile(
-        kind: String, path: String, progress: (String) -> Void, save: () throws(IndexFileError) -> Void,
-        load: () throws(IndexFileError) -> Void
+        kind: String, directory: String, progress: (String) -> Void, save: (String) throws(IndexFileError) -> Void
     ) throws(IndexFileError) -> IndexBenchmarkReport.FileRow {
+        let path = directory + "/bench-\(kind).idx"
         let clock = ContinuousClock()
         var start = clock.now
-        try save()
-        let saveSeconds = MemoryBandwidth.seconds(clock.now - start)
+        try save(path)
+        let saveSeconds = (clock.now - start).seconds
         start = clock.now
-        try load()
-        let loadSeconds = MemoryBandwidth.seconds(clock.now - start)
+        _ = try IndexFile.load(from: path)
+        let loadSeconds = (clock.now - start).seconds
         let bytes = AtomicFile.size(of: path) ?? 0
         progress("\(kind) file: \(bytes / 1_048_576) MiB, save \(format(saveSeconds)) s, load \(format(loadSeconds)) s")
         return IndexBenchmarkReport.FileRow(kind: kind, bytes: bytes, saveSeconds: saveSeconds, loadSeconds: loadSeconds)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GlimpseBasics
 
 /// A plain memory-read loop: the bandwidth a single thread gets streaming through an array.
 public enum MemoryBandwidth {
@@ -26,7 +27,7 @@ public enum MemoryBandwidth {
             let cpuStart = threadCPUSeconds()
             let start = clock.now
             sink += values.withUnsafeBufferPointer { sumAll($0) }
-            bestWall = min(bestWall, seconds(clock.now - start))
+            bestWall = min(bestWall, (clock.now - start).seconds)
             bestCPU = min(bestCPU, threadCPUSeconds() - cpuStart)
         }
         // Keeps the sum alive so the loop is not optimised away.
@@ -47,12 +48,6 @@ public enum MemoryBandwidth {
         var spec = timespec()
         guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec) == 0 else { return 0 }
         return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
-    }
-
-    /// A duration in seconds.
-    public static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
     }
 
     private static func sumAll(_ buffer: UnsafeBufferPointer<Float>) -> Float {

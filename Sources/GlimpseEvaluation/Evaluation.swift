@@ -1,28 +1,5 @@
-/// Latency percentiles of one stage, in milliseconds.
-public struct LatencySummary: Sendable, Hashable, Codable {
-    /// Median.
-    public let p50: Double
-    /// 99th percentile.
-    public let p99: Double
-    /// Mean.
-    public let mean: Double
-    /// Largest value.
-    public let max: Double
-
-    /// Summarises `samples` (nearest-rank percentiles; all zero when empty).
-    public init(samples: [Double]) {
-        let s = samples.sorted()
-        func rank(_ p: Double) -> Double {
-            guard !s.isEmpty else { return 0 }
-            let i = Int((p * Double(s.count)).rounded(.up)) - 1
-            return s[Swift.max(0, Swift.min(s.count - 1, i))]
-        }
-        p50 = rank(0.5)
-        p99 = rank(0.99)
-        mean = s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count)
-        max = s.last ?? 0
-    }
-}
+import GlimpseBasics
+import GlimpseVision
 
 /// What happened to one evaluation query.
 public struct QueryOutcome: Sendable {

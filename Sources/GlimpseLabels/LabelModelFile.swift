@@ -93,7 +93,7 @@ enum LabelModelFile {
         guard version == formatVersion else {
             throw .unsupportedFormatVersion(path: path, found: version, supported: formatVersion)
         }
-        let _: UInt16 = try header.read()
+        let reserved: UInt16 = try header.read()
         let total: UInt64 = try header.read()
         guard total == UInt64(raw.count) else {
             throw .truncated(path: path, expected: Int(clamping: total), actual: raw.count)
@@ -103,6 +103,8 @@ enum LabelModelFile {
         let stored: UInt32 = try trailer.read()
         let computed = CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<bodyEnd]))
         guard stored == computed else { throw .checksumMismatch(path: path, stored: stored, computed: computed) }
+        // Reserved for later formats: a file with anything else there was not written by this one.
+        guard reserved == 0 else { throw .malformed(path: path, reason: "the reserved header field is \(reserved), not 0") }
 
         var reader = ByteReader(raw, offset: headerLength, end: bodyEnd, failure: failure)
         let extractorID = try reader.readString(maxLength: maximumStringLength)
@@ -146,6 +148,11 @@ enum LabelModelFile {
                 guard label < vocabularyCount else {
                     throw .malformed(path: path, reason: "reference \(id) has label index \(label) "
                         + "outside a vocabulary of \(vocabularyCount)")
+                }
+                // As written: ascending, no repeats (so every model has exactly one file).
+                guard labels.last.map({ label > $0 }) ?? true else {
+                    throw .malformed(path: path, reason: "reference \(id) lists label index \(label) out of order "
+                        + "or twice")
                 }
                 labels.append(label)
             }

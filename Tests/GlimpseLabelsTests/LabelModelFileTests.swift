@@ -122,6 +122,34 @@ struct LabelModelFileTests {
         #expect(decodeError(bytes) == .unsupportedFormatVersion(path: "(in memory)", found: 2, supported: 1))
     }
 
+    @Test("a file with its reserved header field set is refused, so every model has one encoding")
+    func reservedField() throws {
+        var bytes = try Fixtures.smallModel().encoded()
+        bytes[10] = 0x40
+        resealChecksum(&bytes)
+        #expect(decodeError(bytes) == .malformed(path: "(in memory)", reason: "the reserved header field is 64, not 0"))
+    }
+
+    @Test("a reference listing a label twice or out of order is refused, so every model has one encoding")
+    func unorderedLabels() throws {
+        let model = try Fixtures.smallModel()
+        let reference = try #require(model.references.first { $0.labels.count >= 2 })
+        var bytes = model.encoded()
+        // The reference's label list: its id (u32 length, UTF-8), the u16 count, then the u16 indices.
+        let id = Array(reference.id.utf8)
+        let idLength = [UInt8(id.count & 0xFF), UInt8(id.count >> 8 & 0xFF), 0, 0]
+        let start = try #require(bytes.firstRange(of: idLength + id + [UInt8(reference.labels.count), 0])).upperBound
+        bytes[start + 2] = bytes[start]  // the second label repeats the first
+        bytes[start + 3] = bytes[start + 1]
+        resealChecksum(&bytes)
+        let error = decodeError(bytes)
+        guard case let .malformed(_, reason) = error else {
+            Issue.record("expected .malformed, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("out of order or twice"), "\(reason)")
+    }
+
     @Test("a model made by another extractor version is refused with a rebuild hint")
     func wrongExtractorVersion() throws {
         var bytes = try Fixtures.smallModel().encoded()

@@ -263,8 +263,23 @@ enum LayerRules {
     }
 
     /// Checks the network's ends once every layer has been checked: the embedding and the logits
-    /// are written by layers and are `1 × 1 × C` vectors.
-    static func checkOutputs(embedding: Int, logits: Int?, shapes: [ValueShape?]) throws(LayerRuleError) {
+    /// are written by layers and are `1 × 1 × C` vectors, and every other value (the input image
+    /// included) is read by some layer. A value nothing reads is a dead end that XNNPACK cannot set up
+    /// (it leaves such a value without memory and then asserts), and says the file is not a network.
+    static func checkOutputs(
+        embedding: Int, logits: Int?, shapes: [ValueShape?], layers: [FeaturePrintLayer]
+    ) throws(LayerRuleError) {
+        var read = [Bool](repeating: false, count: shapes.count)
+        for layer in layers {
+            read[layer.input] = true
+            if let second = layer.secondInput { read[second] = true }
+        }
+        for (value, shape) in shapes.enumerated() where shape != nil && !read[value] {
+            guard value == embedding || value == logits else {
+                throw LayerRuleError(reason: "value \(value) is written but no layer reads it, and it is neither the "
+                    + "embedding nor the logits")
+            }
+        }
         func vector(_ value: Int, _ name: String) throws(LayerRuleError) {
             guard value > 0, value < shapes.count, let shape = shapes[value] else {
                 throw LayerRuleError(reason: "the \(name) value \(value) is not written by any layer")

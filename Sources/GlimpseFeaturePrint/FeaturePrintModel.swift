@@ -91,7 +91,8 @@ public final class FeaturePrintModel: Sendable {
                         + "\(layer.expectedBiasCount)")
                 }
             }
-            try LayerRules.checkOutputs(embedding: embeddingValue, logits: logitsValue, shapes: builder.shapes)
+            try LayerRules.checkOutputs(embedding: embeddingValue, logits: logitsValue, shapes: builder.shapes,
+                                        layers: layers)
         } catch {
             throw .invalidModel(reason: error.reason)
         }

@@ -133,7 +133,8 @@ enum FeaturePrintModelFile {
         guard reader.remaining == 0 else {
             throw LayerRuleError(reason: "\(reader.remaining) bytes follow the last layer")
         }
-        try LayerRules.checkOutputs(embedding: embedding, logits: logits, shapes: builder.shapes)
+        try LayerRules.checkOutputs(embedding: embedding, logits: logits, shapes: builder.shapes,
+                                    layers: builder.records.map(\.layer))
 
         let records = builder.records
         let arena = ParameterArena(count: builder.parameterCount) { storage in

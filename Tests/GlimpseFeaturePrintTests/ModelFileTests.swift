@@ -154,6 +154,20 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A layer whose output no layer reads is refused, as XNNPACK cannot set up such a dead end")
+    func deadEndLayer() throws {
+        var layers = try Support.smallModel(inputSize: 9).layers
+        layers[7] = .add(4, 4, output: 8, channels: 12) // the projection to value 7 is now read by nothing
+        do {
+            _ = try FeaturePrintModel(network: "n", provenance: "", input: FeaturePrintInput(size: 9, mean: 0, scale: 1),
+                                      weightType: .float32, valueCount: 12, embeddingValue: 10, logitsValue: 11,
+                                      layers: layers)
+            Issue.record("a dead-end layer was accepted")
+        } catch {
+            #expect(error.description.contains("value 7 is written but no layer reads it"), "\(error)")
+        }
+    }
+
     @Test("The committed model is EfficientNet-Lite0: 224 input, 1280 embedding, 1000 logits, f16 weights")
     func committedModel() throws {
         let model = try Support.committedModel.get()

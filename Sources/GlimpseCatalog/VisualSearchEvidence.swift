@@ -38,6 +38,8 @@ struct VisualSearchEvidence: Sendable, Hashable {
 enum VisualSearchCursorCodec {
     static let version: UInt8 = 1
     static let tagLength = 16
+    /// The largest weight, score or fit: 1 in units of 1/10000.
+    static let maximumQuantity = UInt16(VisualSearchEvidence.scale)
 
     struct Contents: Equatable {
         var snapshotID: [UInt8]
@@ -64,11 +66,16 @@ enum VisualSearchCursorCodec {
             writer.append(UInt8(match.accepted ? 1 : 0))
             writer.append(bigEndian: match.inliers.map { UInt32(clamping: $0) } ?? .max)
         }
-        let bytes = writer.bytes
-        return Base64URL.encode(bytes + SHA256.hmac(key: key.bytes, message: bytes).prefix(tagLength))
+        return sign(writer.bytes, key: key)
     }
 
-    /// The contents, or `nil` when the text is not a cursor signed with `key`.
+    /// `body` followed by its tag, as cursor text.
+    static func sign(_ body: [UInt8], key: CursorKey) -> String {
+        Base64URL.encode(body + SHA256.hmac(key: key.bytes, message: body).prefix(tagLength))
+    }
+
+    /// The contents, or `nil` when the text is not a cursor signed with `key`, or holds what ``encode(_:key:)``
+    /// never writes (a weight, score or fit above 1, an accepted flag other than 0 or 1).
     static func decode(_ text: String, key: CursorKey) -> Contents? {
         guard let bytes = Base64URL.decode(text), bytes.count > tagLength + 1 else { return nil }
         let body = Array(bytes.dropLast(tagLength))
@@ -84,12 +91,13 @@ enum VisualSearchCursorCodec {
         var reader = reader
         guard (try? reader.read(UInt8.self)) == version, let id = try? reader.readBytes(count: 8),
               let offset = try? reader.read(bigEndian: UInt32.self), let minimumFit = try? reader.read(bigEndian: UInt16.self),
-              let sourceRaw = try? reader.read(UInt8.self), let source = LabelSource(rawValue: sourceRaw),
-              let labelCount = try? reader.read(UInt8.self)
+              minimumFit <= maximumQuantity, let sourceRaw = try? reader.read(UInt8.self),
+              let source = LabelSource(rawValue: sourceRaw), let labelCount = try? reader.read(UInt8.self)
         else { return nil }
         var labels: [VisualSearchEvidence.Label] = []
         for _ in 0..<labelCount {
-            guard let offset = try? reader.read(bigEndian: UInt16.self), let weight = try? reader.read(bigEndian: UInt16.self)
+            guard let offset = try? reader.read(bigEndian: UInt16.self), let weight = try? reader.read(bigEndian: UInt16.self),
+                  weight <= maximumQuantity
             else { return nil }
             labels.append(.init(offset: Int(offset), weight: Int(weight)))
         }
@@ -97,7 +105,8 @@ enum VisualSearchCursorCodec {
         var matches: [VisualSearchEvidence.Match] = []
         for _ in 0..<matchCount {
             guard let place = try? reader.read(bigEndian: UInt16.self), let score = try? reader.read(bigEndian: UInt16.self),
-                  let accepted = try? reader.read(UInt8.self), let inliers = try? reader.read(bigEndian: UInt32.self)
+                  score <= maximumQuantity, let accepted = try? reader.read(UInt8.self), accepted <= 1,
+                  let inliers = try? reader.read(bigEndian: UInt32.self)
             else { return nil }
             matches.append(.init(placeOffset: Int(place), score: Int(score), accepted: accepted == 1,
                                  inliers: inliers == .max ? nil : Int(inliers)))

@@ -38,6 +38,27 @@ struct CursorCodingTests {
         #expect(Base64URL.decode("abcde") == nil)
     }
 
+    /// Signed cursor bodies the encoder never writes: 10,001 (just above 1) as the minimum fit (bytes 13–14),
+    /// a label weight (19–20) or a match score (24–25), or 2 as the accepted flag (26). The body is version 0,
+    /// snapshot 1–8, offset 9–12, fit 13–14, source 15, label count 16, one label 17–20, match count 21,
+    /// one match 22–30 (place, score, accepted, inliers).
+    @Test("a signed cursor holding a weight, score or fit above 1, or an accepted flag past 1, is refused",
+          arguments: [(13, [0x27, 0x11]), (19, [0x27, 0x11]), (24, [0x27, 0x11]), (26, [2])] as [(Int, [UInt8])])
+    func signedCursorOutOfRange(position: Int, replacement: [UInt8]) throws {
+        let key = CursorKey(passphrase: "test")
+        let contents = VisualSearchCursorCodec.Contents(
+            snapshotID: [1, 2, 3, 4, 5, 6, 7, 8], offset: 1,
+            evidence: VisualSearchEvidence(
+                labels: [.init(offset: 3, weight: 10_000)], labelSource: .given,
+                matches: [.init(placeOffset: 9, score: 10_000, accepted: true, inliers: 41)], minimumLabelFit: 10_000))
+        var body = Array(try #require(Base64URL.decode(VisualSearchCursorCodec.encode(contents, key: key)))
+            .dropLast(VisualSearchCursorCodec.tagLength))
+        #expect(body.count == 31)
+        #expect(VisualSearchCursorCodec.decode(VisualSearchCursorCodec.sign(body, key: key), key: key) == contents)
+        body.replaceSubrange(position..<(position + replacement.count), with: replacement)
+        #expect(VisualSearchCursorCodec.decode(VisualSearchCursorCodec.sign(body, key: key), key: key) == nil)
+    }
+
     @Test func cursorRoundTripsAndRejectsTampering() throws {
         let key = CursorKey(passphrase: "test")
         let contents = VisualSearchCursorCodec.Contents(

@@ -141,17 +141,8 @@ public final class GlimpseServer: Service, Sendable {
         let router = makeRouter()
 
         let registry = ConnectionRegistry(maxConnections: limits.maxConnections)
-        let guardLimits = RequestGuardHandler.Limits(
-            maxBodyBytes: limits.maxBodyBytes, maxHeaderBytes: limits.maxHeaderBytes,
-            headerTimeout: limits.headerTimeout, requestDeadline: limits.requestDeadline
-        )
         let guardFactory: @Sendable () -> [any RemovableChannelHandler] = {
-            [
-                FirstRequestGraceHandler(grace: limits.firstRequestGrace),
-                RequestGuardHandler(limits: guardLimits, registry: registry) {
-                    metrics.recordError(kind: $0.code)
-                }
-            ]
+            Self.connectionHandlers(limits: limits, registry: registry) { metrics.recordError(kind: $0.code) }
         }
         var http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: guardFactory(),

@@ -89,8 +89,25 @@ public enum FeatureCache {
             w.append(UInt32(f.featurePrints.first?.dimension ?? 0))
             for print in f.featurePrints { w.append(contentsOf: print.values) }
         }
-        w.append(CRC32.checksum(w.bytes))
+        return sealed(w.bytes)
+    }
+
+    /// The length of the checksum that ends every cache file.
+    static let checksumLength = 4
+
+    /// `body` followed by its checksum: the cache file whose contents before the checksum are `body`.
+    static func sealed(_ body: [UInt8]) -> [UInt8] {
+        var w = ByteWriter(capacity: body.count + checksumLength)
+        body.withUnsafeBytes { w.append(raw: $0) }
+        w.append(CRC32.checksum(body))
         return w.bytes
+    }
+
+    /// `bytes` with their last ``checksumLength`` bytes replaced by the checksum of the rest, so a fuzz
+    /// target can send mutated caches past the checksum into the parser (`@_spi(Fuzzing)`, not API);
+    /// bytes too short to hold a checksum come back as they are.
+    @_spi(Fuzzing) public static func resealed(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.count < checksumLength ? bytes : sealed(Array(bytes.dropLast(checksumLength)))
     }
 
     /// Decodes and validates cache bytes.

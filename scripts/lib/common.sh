@@ -26,3 +26,25 @@ featureprint_venv() {
         "$venv/bin/pip" install --quiet --no-deps --require-hashes -r scripts/featureprint/requirements-convert.txt
     fi
 }
+
+# fuzz_build [PRODUCT]: builds the fuzz package in Fuzz/ (every product, or only PRODUCT) into .build-fuzz:
+# release (as the daemon ships; $FUZZ_CONFIGURATION=debug for a debug build), AddressSanitizer,
+# SanitizerCoverage for libFuzzer (edge counters, comparison tracing) in the Swift and the C of every
+# module, linked with libFuzzer's no-main runtime (the targets call LLVMFuzzerRunDriver from their own
+# main; it is C++, hence libstdc++). Sets FUZZ_BIN to the folder of the executables.
+fuzz_build() {
+    local root runtime
+    root="$(pwd)"
+    runtime="$(swiftc -print-target-info | sed -n 's/.*"runtimeResourcePath": "\(.*\)".*/\1/p')"
+    runtime="$(ls "$runtime"/../clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -n 1)"
+    [ -n "$runtime" ] || { echo "libFuzzer's runtime (libclang_rt.fuzzer_no_main) is not in this Swift toolchain" >&2; return 1; }
+    local configuration="${FUZZ_CONFIGURATION:-release}"
+    FUZZ_BIN="$root/.build-fuzz/$configuration"
+    # Progress lines are left out, and gold's warning for each AddressSanitizer helper symbol it cannot
+    # export (thousands of lines).
+    swift build --package-path Fuzz --scratch-path "$root/.build-fuzz" -c "$configuration" ${1:+--product "$1"} \
+        -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+        -Xcc -fsanitize=fuzzer-no-link,address -Xlinker "$runtime" -Xlinker -lstdc++ 2>&1 \
+        | { grep -v -E -e "warning: Cannot export local symbol" -e "^\[[0-9]+/[0-9]+\] " || true; }
+    return "${PIPESTATUS[0]}"
+}

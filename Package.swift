@@ -327,6 +327,11 @@ let package = Package(
                     ],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "glimpse"], swiftSettings: swiftSettings),
+        // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).
+        .testTarget(name: "GlimpseFuzzCorpusTests",
+                    dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex",
+                                   "GlimpseIntents", "GlimpseLabels", "GlimpseVision", "GlimpseWire"],
+                    swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

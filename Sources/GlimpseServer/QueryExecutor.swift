@@ -1,20 +1,30 @@
 import NIOPosix
+import Synchronization
 
 /// A task executor with its own threads, so CPU-bound query work (decoding, feature extraction,
 /// matching) never runs on an event loop or on the shared Swift concurrency threads.
 ///
-/// Work runs here when started inside `withTaskExecutorPreference(executor)`.
+/// Work runs here when started inside `withTaskExecutorPreference(executor)`. The threads start with
+/// the first job, so an executor that never runs one (a daemon built but never run) holds none.
 final class QueryExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: the only stored property is NIOThreadPool, which is itself thread-safe.
+    // @unchecked: NIOThreadPool is itself thread-safe, and `phase` is behind its mutex.
     private let pool: NIOThreadPool
 
-    /// Starts `threads` threads.
+    private enum Phase { case idle, running, stopped }
+    private let phase = Mutex(Phase.idle)
+
+    /// Prepares `threads` threads (started by the first job).
     init(threads: Int) {
         pool = NIOThreadPool(numberOfThreads: max(1, threads))
-        pool.start()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
+        phase.withLock { phase in
+            if phase == .idle {
+                pool.start()
+                phase = .running
+            }
+        }
         let job = UnownedJob(job)
         pool.submit { _ in
             // Run even when the pool reports shutdown: a job that never runs would hang its task.
@@ -22,8 +32,12 @@ final class QueryExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Stops the threads once queued jobs have run.
+    /// Stops the threads once queued jobs have run; later jobs run on the thread that enqueues them.
     func shutdown() async {
-        try? await pool.shutdownGracefully()
+        let wasRunning = phase.withLock { phase in
+            defer { phase = .stopped }
+            return phase == .running
+        }
+        if wasRunning { try? await pool.shutdownGracefully() }
     }
 }

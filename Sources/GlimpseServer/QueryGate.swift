@@ -26,7 +26,7 @@ public final class QueryGate: Sendable {
     private let executor: QueryExecutor
     private let state: Mutex<GateState>
 
-    /// Creates a gate and starts its threads.
+    /// Creates a gate; its threads start with the first query.
     ///
     /// - Parameter maxBufferedBytes: the memory budget for request bodies; `Int.max` for none.
     public init(maxRunning: Int, maxQueued: Int, maxBufferedBytes: Int = .max, retryAfterSeconds: Int) {

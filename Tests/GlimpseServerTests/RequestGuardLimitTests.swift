@@ -64,7 +64,7 @@ extension RequestGuardTests {
 
     @Test func aBodyWithoutALengthIsRefusedAsItGrowsPastTheLimit() throws {
         // Request parts straight into the guard, as when the raw bytes no longer tell the chunk sizes.
-        let channel = EmbeddedChannel()
+        let channel = finishedAtEnd(EmbeddedChannel())
         let recorder = Recorder()
         try channel.pipeline.syncOperations.addHandler(RequestGuardHandler(limits: Self.limits) { _ in })
         try channel.pipeline.syncOperations.addHandler(recorder)

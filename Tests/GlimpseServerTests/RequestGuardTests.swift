@@ -11,7 +11,21 @@ import Testing
 /// The request guard on an embedded channel, behind NIO's real HTTP/1.1 decoder: raw bytes in, response
 /// parts out, time advanced by hand (no sockets, no sleeps).
 @Suite("Request guard")
-struct RequestGuardTests {
+final class RequestGuardTests {
+    /// The channels this test made. Each is finished when the test ends: a channel closed with teardown
+    /// work still on its embedded loop, or never closed, holds itself and leaks (LeakSanitizer says so).
+    private var channels: [EmbeddedChannel] = []
+
+    deinit {
+        for channel in channels { _ = try? channel.finish(acceptAlreadyClosed: true) }
+    }
+
+    /// `channel`, to be finished when the test ends.
+    func finishedAtEnd(_ channel: EmbeddedChannel) -> EmbeddedChannel {
+        channels.append(channel)
+        return channel
+    }
+
     /// Turns NIOHTTP1 request parts into the HTTP types parts the guard reads (as the daemon's codec does).
     final class ToHTTPTypes: ChannelInboundHandler {
         typealias InboundIn = HTTPServerRequestPart
@@ -62,9 +76,9 @@ struct RequestGuardTests {
 
     /// A connected channel: NIO's HTTP/1.1 decoder, the guard (reporting to `registry`), a recorder.
     func makeChannel(
-        limits: RequestGuardHandler.Limits = Self.limits, registry: ConnectionRegistry? = nil
+        limits: RequestGuardHandler.Limits = RequestGuardTests.limits, registry: ConnectionRegistry? = nil
     ) throws -> (EmbeddedChannel, Recorder) {
-        let channel = EmbeddedChannel()
+        let channel = finishedAtEnd(EmbeddedChannel())
         var decoderLimits = NIOHTTPDecoderLimitConfiguration()
         decoderLimits.maxHeaderListSize = limits.maxHeaderBytes
         decoderLimits.maxHeaderFieldSize = limits.maxHeaderBytes

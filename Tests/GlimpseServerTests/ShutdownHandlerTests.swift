@@ -50,6 +50,7 @@ struct ShutdownHandlerTests {
         channel.embeddedEventLoop.advanceTime(by: .seconds(10))  // the timer was cancelled
         try channel.writeInbound(HTTPRequestPart.end(nil))
         #expect(recorder.events == ["head", "quiesce", "end"])
+        _ = try channel.finish()
     }
 
     @Test func quiesceIsPassedOnWhenTheGraceRunsOut() throws {
@@ -59,6 +60,7 @@ struct ShutdownHandlerTests {
         #expect(recorder.events.isEmpty)
         channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
         #expect(recorder.events == ["quiesce"])
+        _ = try channel.finish()
     }
 
     @Test func aConnectionThatHasSentARequestIsQuiescedAtOnce() throws {
@@ -67,6 +69,7 @@ struct ShutdownHandlerTests {
         try channel.writeInbound(HTTPRequestPart.end(nil))
         channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         #expect(recorder.events == ["head", "end", "quiesce"])
+        _ = try channel.finish()
     }
 
     @Test func aClosedConnectionDropsItsHeldQuiesce() throws {
@@ -94,6 +97,12 @@ struct ShutdownHandlerTests {
             let all = held
             held = []
             for (context, data) in all { context.fireChannelRead(data) }
+        }
+
+        /// A listener that closes drops the connections still in set-up (and the held contexts, which
+        /// would otherwise keep the closed pipeline alive).
+        func handlerRemoved(context: ChannelHandlerContext) {
+            held = []
         }
     }
 

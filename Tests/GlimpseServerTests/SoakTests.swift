@@ -411,10 +411,11 @@ struct SoakTests {
         }
         #expect(sent.values.reduce(0, +) == Self.requestCount)
 
-        // Bounded memory: flat over the last two thirds.
+        // Bounded memory: flat over the last two thirds (not measured under a sanitizer, whose quarantine
+        // keeps freed memory resident by design).
         let growth = rssAfterThird[2] - rssAfterThird[0]
         #expect(
-            growth < Self.allowedGrowthKiB,
+            activeSanitizer != nil || growth < Self.allowedGrowthKiB,
             "RSS grew by \(growth) KiB over the last 400 requests (\(rssAfterThird[0]) → \(rssAfterThird[2]) KiB)")
 
         // Quiet again: no query left in flight, and the first query answered exactly as before.

@@ -17,8 +17,11 @@ public struct Catalog: Sendable {
     public let collections: [CollectionEntity]
     /// The label vocabulary, in file order.
     public let labels: [String]
-    /// The exact bytes of `catalog.json`, kept so a content-derived snapshot id can be computed.
+    /// The bytes the snapshot id is derived from: `catalog.json`'s exact bytes for a catalog folder;
+    /// the store's id and change sequence for a catalog store.
     public let contents: [UInt8]
+    /// The catalog as written: what ``CatalogDefinition`` export and edits start from.
+    public let definition: CatalogDefinition
 
     private let placeIndex: [String: Int]
     private let collectionIndex: [String: Int]
@@ -48,24 +51,45 @@ public struct Catalog: Sendable {
     public init(json: [UInt8], directory: String, sourcePath: String = "catalog.json", checkPhotos: Bool = true)
         throws(CatalogError)
     {
-        let file: CatalogFile
+        let definition: CatalogDefinition
         do {
-            file = try JSONDecoder().decode(CatalogFile.self, from: Data(json))
+            definition = try JSONDecoder().decode(CatalogDefinition.self, from: Data(json))
         } catch {
             throw .malformed(path: sourcePath, reason: Self.reason(error))
         }
         let folder = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
-        self.directory = folder.path
-        self.contents = json
+        try self.init(definition: definition, directory: folder.path, identity: json, checkPhotos: checkPhotos) { _, photo in
+            folder.appendingPathComponent(photo.image).standardizedFileURL.path
+        }
+    }
+
+    /// Validates a catalog definition whose photos are found by `photoPath`.
+    ///
+    /// - Parameters:
+    ///   - directory: the folder the catalog is said to live in (a folder catalog's own folder; a
+    ///     store's photo folder).
+    ///   - identity: the bytes the snapshot id is derived from: `catalog.json`'s bytes for a folder,
+    ///     the store's id and change sequence for a store, so equal catalogs get equal ids.
+    ///   - checkPhotos: when `true`, every photo file must exist.
+    ///   - photoPath: the absolute path of a place's photo.
+    /// - Throws: ``CatalogError`` naming the first entry at fault.
+    public init(
+        definition: CatalogDefinition, directory: String, identity: [UInt8], checkPhotos: Bool = true,
+        photoPath: (PlaceDefinition, PhotoDefinition) -> String
+    ) throws(CatalogError) {
+        self.directory = directory
+        self.contents = identity
+        self.definition = definition
 
         var vocabulary = Set<String>()
-        for label in file.labels {
+        for label in definition.labels {
             guard vocabulary.insert(label).inserted else { throw .duplicateLabel(label: label) }
         }
-        self.labels = file.labels
+        self.labels = definition.labels
 
         var collectionIndex: [String: Int] = [:]
-        for (offset, collection) in file.collections.enumerated() {
+        collectionIndex.reserveCapacity(definition.collections.count)
+        for (offset, collection) in definition.collections.enumerated() {
             guard !collection.id.isEmpty else { throw .missingField(kind: "collection", id: "#\(offset)", field: "id") }
             guard !collection.name.isEmpty else {
                 throw .missingField(kind: "collection", id: collection.id, field: "name")
@@ -76,13 +100,17 @@ public struct Catalog: Sendable {
         }
 
         var placeIndex: [String: Int] = [:]
-        var members = [[String]](repeating: [], count: file.collections.count)
+        placeIndex.reserveCapacity(definition.places.count)
+        var members = [[String]](repeating: [], count: definition.collections.count)
         var places: [PlaceEntity] = []
-        places.reserveCapacity(file.places.count)
-        for (offset, entry) in file.places.enumerated() {
+        places.reserveCapacity(definition.places.count)
+        let noCredit = PhotoCredit(author: "", license: "", source: "")
+        for (offset, entry) in definition.places.enumerated() {
             guard !entry.id.isEmpty else { throw .missingField(kind: "place", id: "#\(offset)", field: "id") }
             guard !entry.name.isEmpty else { throw .missingField(kind: "place", id: entry.id, field: "name") }
-            guard !entry.image.isEmpty else { throw .missingField(kind: "place", id: entry.id, field: "image") }
+            guard !entry.photos.isEmpty, entry.photos.allSatisfy({ !$0.image.isEmpty }) else {
+                throw .missingField(kind: "place", id: entry.id, field: "image")
+            }
             guard placeIndex.updateValue(offset, forKey: entry.id) == nil else {
                 throw .duplicateID(kind: "place", id: entry.id)
             }
@@ -95,22 +123,26 @@ public struct Catalog: Sendable {
                 }
                 members[index].append(entry.id)
             }
-            let photo = folder.appendingPathComponent(entry.image).standardizedFileURL.path
-            if checkPhotos, !FileManager.default.fileExists(atPath: photo) {
-                throw .missingPhoto(placeID: entry.id, path: photo)
+            var photos: [PlacePhoto] = []
+            photos.reserveCapacity(entry.photos.count)
+            for photo in entry.photos {
+                let path = photoPath(entry, photo)
+                if checkPhotos, !FileManager.default.fileExists(atPath: path) {
+                    throw .missingPhoto(placeID: entry.id, path: path)
+                }
+                photos.append(PlacePhoto(path: path, credit: photo.credit ?? noCredit))
             }
             places.append(PlaceEntity(
                 id: entry.id, name: entry.name, kind: entry.kind,
                 region: entry.region.flatMap { $0.isEmpty ? nil : $0 },
                 continent: entry.continent.flatMap { $0.isEmpty ? nil : $0 },
-                labels: entry.labels, collections: entry.collections, photoPath: photo,
-                credit: entry.credit ?? PhotoCredit(author: "", license: "", source: "")
+                labels: entry.labels, collections: entry.collections, photos: photos
             ))
         }
         self.places = places
         self.placeIndex = placeIndex
         self.collectionIndex = collectionIndex
-        self.collections = file.collections.enumerated().map { offset, entry in
+        self.collections = definition.collections.enumerated().map { offset, entry in
             CollectionEntity(
                 id: entry.id, name: entry.name, summary: entry.summary, places: members[offset],
                 coverPhotoPath: members[offset].first.flatMap { placeIndex[$0] }.map { places[$0].photoPath })
@@ -151,29 +183,4 @@ public struct Catalog: Sendable {
     private static func path(_ codingPath: [any CodingKey]) -> String {
         codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
     }
-}
-
-/// The on-disk shape of `catalog.json`.
-private struct CatalogFile: Decodable {
-    struct Place: Decodable {
-        var id: String
-        var name: String
-        var image: String
-        var labels: [String]
-        var collections: [String]
-        var kind: String
-        var region: String?
-        var continent: String?
-        var credit: PhotoCredit?
-    }
-
-    struct Collection: Decodable {
-        var id: String
-        var name: String
-        var summary: String
-    }
-
-    var places: [Place]
-    var collections: [Collection]
-    var labels: [String]
 }

@@ -37,15 +37,18 @@ public struct PlaceEntity: Sendable, Hashable, Identifiable {
     public let labels: [String]
     /// The ids of the collections this place belongs to, in catalog order.
     public let collections: [String]
-    /// The absolute path of the place's reference photo.
-    public let photoPath: String
-    /// Who made the photo.
-    public let credit: PhotoCredit
+    /// Its reference photos (one or more views), the first one the place's picture.
+    public let photos: [PlacePhoto]
 
-    /// Creates a place; ``Catalog`` validates places loaded from a file.
+    /// The absolute path of the place's first reference photo.
+    public var photoPath: String { photos.first?.path ?? "" }
+    /// Who made the first photo.
+    public var credit: PhotoCredit { photos.first?.credit ?? PhotoCredit(author: "", license: "", source: "") }
+
+    /// Creates a place with one or more photos; ``Catalog`` validates places loaded from a file or store.
     public init(
         id: String, name: String, kind: String, region: String?, continent: String?,
-        labels: [String], collections: [String], photoPath: String, credit: PhotoCredit
+        labels: [String], collections: [String], photos: [PlacePhoto]
     ) {
         self.id = id
         self.name = name
@@ -54,7 +57,30 @@ public struct PlaceEntity: Sendable, Hashable, Identifiable {
         self.continent = continent
         self.labels = labels
         self.collections = collections
-        self.photoPath = photoPath
+        self.photos = photos
+    }
+
+    /// Creates a place with one photo.
+    public init(
+        id: String, name: String, kind: String, region: String?, continent: String?,
+        labels: [String], collections: [String], photoPath: String, credit: PhotoCredit
+    ) {
+        self.init(
+            id: id, name: name, kind: kind, region: region, continent: continent, labels: labels,
+            collections: collections, photos: [PlacePhoto(path: photoPath, credit: credit)])
+    }
+}
+
+/// One reference photo of a place: where its file is and who made it.
+public struct PlacePhoto: Sendable, Hashable {
+    /// The absolute path of the photo file.
+    public let path: String
+    /// Who made the photo.
+    public let credit: PhotoCredit
+
+    /// Creates a photo entry.
+    public init(path: String, credit: PhotoCredit) {
+        self.path = path
         self.credit = credit
     }
 }

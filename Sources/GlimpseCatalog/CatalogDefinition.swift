@@ -1,0 +1,126 @@
+/// A catalog as `catalog.json` writes it and the catalog store keeps it: the label vocabulary, the
+/// places and the collections, with photos named by path but not read.
+///
+/// This is the exchange form of a catalog. ``Catalog`` is built from it and validates it; the store
+/// keeps one and edits it; `glimpse catalog export` writes one back to a folder.
+public struct CatalogDefinition: Sendable, Hashable, Codable {
+    /// The label vocabulary, in order.
+    public var labels: [String]
+    /// The places, in order.
+    public var places: [PlaceDefinition]
+    /// The collections, in order.
+    public var collections: [CollectionDefinition]
+
+    /// Creates a definition from parts.
+    public init(labels: [String], places: [PlaceDefinition], collections: [CollectionDefinition]) {
+        self.labels = labels
+        self.places = places
+        self.collections = collections
+    }
+}
+
+/// One reference photo of a place, as the catalog names it.
+public struct PhotoDefinition: Sendable, Hashable, Codable {
+    /// The photo's path relative to the catalog folder, such as `photos/040-eiffel-tower.jpg`.
+    public var image: String
+    /// Who made the photo, when the catalog says.
+    public var credit: PhotoCredit?
+
+    /// Creates a photo entry.
+    public init(image: String, credit: PhotoCredit? = nil) {
+        self.image = image
+        self.credit = credit
+    }
+}
+
+/// A place as `catalog.json` lists it.
+///
+/// A place has one or more reference photos (views: another angle, season or time of day). In JSON
+/// the first is written as `image` and `credit`, as catalogs always had it, and any others as
+/// `views`, an array of `{"image": …, "credit": …}`. Optional text fields keep the file's spelling
+/// (an empty `continent` stays empty here; ``PlaceEntity`` reads it as none).
+public struct PlaceDefinition: Sendable, Hashable, Codable {
+    /// The stable, unique id, such as `eiffel-tower`.
+    public var id: String
+    /// The display name.
+    public var name: String
+    /// What the place is: `lake`, `landmark`, `animal`, …
+    public var kind: String
+    /// The country, for landmarks.
+    public var region: String?
+    /// The continent.
+    public var continent: String?
+    /// The scene labels visible in its photos, all from the vocabulary.
+    public var labels: [String]
+    /// The ids of the collections it belongs to.
+    public var collections: [String]
+    /// Its reference photos, the first one the place's picture.
+    public var photos: [PhotoDefinition]
+
+    /// Creates a place entry.
+    public init(
+        id: String, name: String, kind: String, region: String? = nil, continent: String? = nil,
+        labels: [String] = [], collections: [String] = [], photos: [PhotoDefinition]
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.region = region
+        self.continent = continent
+        self.labels = labels
+        self.collections = collections
+        self.photos = photos
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, image, labels, collections, kind, region, continent, credit, views
+    }
+
+    /// Decodes the `catalog.json` form: `image` (+ `credit`) first, then `views`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        kind = try c.decode(String.self, forKey: .kind)
+        region = try c.decodeIfPresent(String.self, forKey: .region)
+        continent = try c.decodeIfPresent(String.self, forKey: .continent)
+        labels = try c.decode([String].self, forKey: .labels)
+        collections = try c.decode([String].self, forKey: .collections)
+        let first = PhotoDefinition(
+            image: try c.decode(String.self, forKey: .image),
+            credit: try c.decodeIfPresent(PhotoCredit.self, forKey: .credit))
+        photos = [first] + (try c.decodeIfPresent([PhotoDefinition].self, forKey: .views) ?? [])
+    }
+
+    /// Encodes the `catalog.json` form; `views` only when there is more than one photo.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(photos.first?.image ?? "", forKey: .image)
+        try c.encode(labels, forKey: .labels)
+        try c.encode(collections, forKey: .collections)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(region, forKey: .region)
+        try c.encodeIfPresent(continent, forKey: .continent)
+        try c.encodeIfPresent(photos.first?.credit, forKey: .credit)
+        if photos.count > 1 { try c.encode(Array(photos.dropFirst()), forKey: .views) }
+    }
+}
+
+/// A collection as `catalog.json` lists it; its members are the places that name it.
+public struct CollectionDefinition: Sendable, Hashable, Codable {
+    /// The stable, unique id, such as `waterside`.
+    public var id: String
+    /// The display name.
+    public var name: String
+    /// One sentence describing what the collection holds.
+    public var summary: String
+
+    /// Creates a collection entry.
+    public init(id: String, name: String, summary: String) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+    }
+}

@@ -46,7 +46,14 @@ extension LabelPredictor: LabelDeriving {
 }
 
 extension Catalog {
-    /// Builds a matcher whose references are the catalog's place photos, keyed by place id.
+    /// The key of a place's photo among a matcher's references (see ``MatcherReference``): unique even
+    /// when two places use the same photo file.
+    public static func referenceKey(placeID: String, photoPath: String) -> String {
+        placeID + "\u{0}" + photoPath
+    }
+
+    /// Builds a matcher whose references are the catalog's place photos (every view of every place),
+    /// reported by place id.
     ///
     /// Photos are decoded at the matcher's reference size and their features extracted on all cores,
     /// exactly as `glimpse eval` prepares references. With `featureCache`, features are read from
@@ -81,7 +88,7 @@ extension Catalog {
         printer: (any FeaturePrinting)? = nil, syntheticReferences: Int = 0
     ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
-        let photos = places.map { ReferencePhoto(id: $0.id, path: $0.photoPath) }
+        let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
         if let featureCache {
             let folder = (featureCache as NSString).deletingLastPathComponent
             if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
@@ -101,12 +108,18 @@ extension Catalog {
         }
         switch loaded {
         case .success(let result):
-            let references = result.references
-            let padded = references + SyntheticReferences.make(from: references, count: syntheticReferences)
-            let matcher = VisualMatcher(references: padded, configuration: configuration, printer: printer)
+            let references = zip(photos, result.references).map { photo, reference in
+                MatcherReference(id: reference.id, key: Self.referenceKey(placeID: photo.id, photoPath: photo.path),
+                                 features: reference.features)
+            }
+            let synthetic = SyntheticReferences.make(from: result.references, count: syntheticReferences).map {
+                MatcherReference(id: $0.id, key: $0.id, features: $0.features)
+            }
+            let matcher = VisualMatcher(
+                keyedReferences: references + synthetic, configuration: configuration, printer: printer)
             return (matcher, result.source, result.cacheProblem)
         case .failure(.referencePhoto(let path, let reason)):
-            let placeID = places.first { $0.photoPath == path }?.id ?? ""
+            let placeID = places.first { $0.photos.contains { $0.path == path } }?.id ?? ""
             throw .undecodablePhoto(placeID: placeID, path: path, reason: reason)
         case .failure(let error):
             throw .unreadable(path: directory, reason: error.description)

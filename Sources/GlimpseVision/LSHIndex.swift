@@ -32,32 +32,57 @@ public struct LSHIndex: Sendable {
         let n = words.count / 4
         var bits = minimumBits
         while bits < 24 && (n >> bits) > Self.targetBucketLoad { bits += 1 }
-        self.tableCount = tables
-        self.bits = bits
         // Key bits are chosen greedily on a sample of the indexed descriptors: each table adds,
         // one at a time, the unused bit that keeps its buckets most even (least sum of squared
         // bucket sizes). Even buckets keep the work per lookup close to n / 2^bits even though
         // binary descriptors are far from uniformly distributed.
         let chosen = Self.chooseBits(words: words, count: n, tables: tables, bits: bits, seed: seed)
-        let positions = chosen.flatMap { $0 }
+        self.init(words: words, tables: tables, bits: bits, positions: chosen.flatMap { $0 })
+    }
+
+    /// An index over `words` keyed by the bit positions `base` chose, each table's list cut to the
+    /// key length that suits `words`' size (about ``targetBucketLoad`` descriptors per bucket).
+    ///
+    /// Building it costs one pass over `words`, not a new choice of bits: this is how a matcher indexes
+    /// references added to a catalog while it serves (the positions were chosen greedily, most even
+    /// first, so a prefix of each table's list is itself a good key).
+    public init(words: [UInt64], sharingBitsOf base: LSHIndex) {
+        let n = words.count / 4
+        var bits = min(base.bits, 4)
+        while bits < base.bits && (n >> bits) > Self.targetBucketLoad { bits += 1 }
+        var positions: [Int] = []
+        positions.reserveCapacity(base.tableCount * bits)
+        for t in 0..<base.tableCount {
+            positions.append(contentsOf: base.positions[(t * base.bits)..<(t * base.bits + bits)])
+        }
+        self.init(words: words, tables: base.tableCount, bits: bits, positions: positions)
+    }
+
+    /// Fills the buckets of `tables` tables keyed by `positions` (`bits` per table).
+    private init(words: [UInt64], tables: Int, bits: Int, positions: [Int]) {
+        let n = words.count / 4
+        self.tableCount = tables
+        self.bits = bits
         self.positions = positions
         self.count = n
         let buckets = 1 << bits
         var starts = [UInt32](repeating: 0, count: tables * (buckets + 1))
         var entries = [UInt32](repeating: 0, count: tables * n)
         var keys = [UInt32](repeating: 0, count: n)
+        var counts = [UInt32](repeating: 0, count: buckets + 1)
+        var fill = [UInt32](repeating: 0, count: buckets + 1)
         words.withUnsafeBufferPointer { w in
             positions.withUnsafeBufferPointer { pos in
                 for t in 0..<tables {
                     let tablePositions = UnsafeBufferPointer(rebasing: pos[(t * bits)..<((t + 1) * bits)])
-                    var counts = [UInt32](repeating: 0, count: buckets + 1)
+                    for b in 0...buckets { counts[b] = 0 }
                     for i in 0..<n {
                         let k = Self.key(w, i, tablePositions)
                         keys[i] = k
                         counts[Int(k) + 1] += 1
                     }
                     for b in 0..<buckets { counts[b + 1] += counts[b] }
-                    var fill = counts
+                    for b in 0...buckets { fill[b] = counts[b] }
                     for i in 0..<n {
                         let k = Int(keys[i])
                         entries[t * n + Int(fill[k])] = UInt32(i)

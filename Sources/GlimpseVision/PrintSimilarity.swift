@@ -30,13 +30,6 @@ enum PrintSimilarity {
         return out
     }
 
-    /// Per owner `0..<count`, the largest of `rows` among the rows it owns (0 for an owner with none).
-    static func best(_ rows: [Float], owners: [Int32], count: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: count)
-        for (row, owner) in zip(rows, owners) where Int(owner) < count { out[Int(owner)] = max(out[Int(owner)], row) }
-        return out
-    }
-
     /// The indices of the `count` largest values of `values`, largest first (ties: lower index first).
     static func top(_ values: [Float], count: Int) -> [Int] {
         let k = min(max(0, count), values.count)
@@ -54,18 +47,21 @@ enum PrintSimilarity {
     }
 }
 
-/// A query print's similarity to every reference, with the two best values, so that the margin of any
-/// reference over its closest rival is found without another pass.
+/// A query print's similarity to every group of references (a place's photos), with the two best
+/// values, so that the margin of any group over its closest rival is found without another pass.
 struct PrintComparison {
-    /// The similarity to each reference, in reference order.
+    /// The similarity to each group, in group order.
     let values: [Float]
+    /// The reference of each group its similarity came from (-1 for a group with no print).
+    let bestReferences: [Int]
     /// The reference with the highest similarity (-1 when there are none).
     let bestIndex: Int
     /// The highest similarity, and the second highest (0 when missing).
     let best: Float, second: Float
 
-    init(_ values: [Float]) {
+    init(_ values: [Float], bestReferences: [Int]) {
         self.values = values
+        self.bestReferences = bestReferences
         var bestIndex = -1
         var best: Float = 0, second: Float = 0
         for (i, value) in values.enumerated() {

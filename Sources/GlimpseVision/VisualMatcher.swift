@@ -18,92 +18,143 @@ import GlimpseImage
 public final class VisualMatcher: Sendable {
     /// The configuration the matcher and its references use.
     public let configuration: VisionConfiguration
-    /// Reference identifiers in registration order.
-    public let referenceIDs: [String]
-    /// Long side in pixels of each reference's extraction image.
-    let referenceLongSides: [Double]
-    /// Descriptor range of reference `r`: `descriptorStarts[r] ..< descriptorStarts[r + 1]`.
-    let descriptorStarts: [Int]
-    /// Descriptors of every reference, contiguous, four words each.
-    let words: [UInt64]
-    /// Keypoint positions, `x, y` interleaved, one pair per descriptor.
-    let points: [Float]
-    /// The reference that owns each descriptor.
-    let owners: [UInt32]
-    /// The shortlist index over `words`.
-    public let lsh: LSHIndex
     /// Computes query feature prints; `nil` when the matcher runs on keypoints alone.
     public let printer: (any FeaturePrinting)?
-    /// The references' feature prints (several views each), `printDimension` values each; empty without a printer.
-    let prints: [Float]
-    /// The reference each row of `prints` belongs to.
-    let printOwners: [Int32]
     /// Values per feature print (0 without a printer).
     public let printDimension: Int
-    /// The number of reference feature prints held (one per view of each reference).
-    public var printCount: Int { printOwners.count }
-    /// The position of each reference id in ``referenceIDs``.
-    let referenceIndex: [String: Int]
+    /// The reference blocks, each with its own shortlist index; references are numbered across them
+    /// in order (see ``VisualMatcher+Updates``).
+    let segments: [ReferenceSegment]
+    /// The number of references before each segment, and the total last.
+    let segmentStarts: [Int]
+    /// Whether each reference still counts: a removed reference stays in its segment, muted, until the
+    /// matcher is compacted.
+    let live: [Bool]
+    /// The identifier of each group: references registered under one id (a place's several photos)
+    /// form one group and are reported as one candidate.
+    let groupIDs: [String]
+    /// The position of each group id in ``groupIDs``.
+    let groupIndex: [String: Int]
+    /// The reference each key names.
+    let keyIndex: [String: Int]
 
-    /// Builds a matcher over `references` (identifiers should be unique; features must have been
-    /// extracted with the same extraction settings as `configuration`).
+    /// Builds a matcher over `references` (features must have been extracted with the same
+    /// extraction settings as `configuration`). References that share an id are one group: several
+    /// photos of one place, each verified on its own, reported as one candidate under that id. Each
+    /// reference's key is `id#n` for its `n`th photo of the id.
     ///
     /// With a `printer`, every reference should carry a feature print made by it (see
     /// ``ReferenceLoader``); a reference without one, or with one of another length, is never
     /// shortlisted by print and counts as dissimilar.
-    public init(
+    public convenience init(
         references: [(id: String, features: ImageFeatures)], configuration: VisionConfiguration = .default,
         printer: (any FeaturePrinting)? = nil
     ) {
-        self.configuration = configuration
-        self.printer = printer
-        let dimension = printer?.featurePrintDimension ?? 0
-        printDimension = dimension
-        var prints: [Float] = []
-        var printOwners: [Int32] = []
-        if dimension > 0 {
-            for (r, ref) in references.enumerated() {
-                for print in ref.features.featurePrints where print.dimension == dimension {
-                    prints.append(contentsOf: print.values)
-                    printOwners.append(Int32(r))
-                }
-            }
+        var seen: [String: Int] = [:]
+        let keyed = references.map { reference in
+            let n = seen[reference.id, default: 0]
+            seen[reference.id] = n + 1
+            return MatcherReference(id: reference.id, key: "\(reference.id)#\(n)", features: reference.features)
         }
-        self.prints = prints
-        self.printOwners = printOwners
-        referenceIDs = references.map(\.id)
-        referenceIndex = Dictionary(references.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        referenceLongSides = references.map { Double(max($0.features.width, $0.features.height)) }
-        var starts = [0]
-        var words: [UInt64] = []
-        var points: [Float] = []
-        var owners: [UInt32] = []
-        let total = references.reduce(0) { $0 + $1.features.count }
-        words.reserveCapacity(total * 4)
-        points.reserveCapacity(total * 2)
-        owners.reserveCapacity(total)
-        for (r, ref) in references.enumerated() {
-            words.append(contentsOf: ref.features.descriptorWords)
-            for k in ref.features.keypoints {
-                points.append(k.x)
-                points.append(k.y)
-            }
-            owners.append(contentsOf: repeatElement(UInt32(r), count: ref.features.count))
-            starts.append(words.count / 4)
-        }
-        self.descriptorStarts = starts
-        self.words = words
-        self.points = points
-        self.owners = owners
-        self.lsh = LSHIndex(words: words, tables: configuration.lshTables, minimumBits: configuration.lshBits)
+        self.init(keyedReferences: keyed, configuration: configuration, printer: printer)
     }
 
-    /// The number of references.
-    public var referenceCount: Int { referenceIDs.count }
-    /// The number of reference descriptors held.
-    public var descriptorCount: Int { owners.count }
-    /// Key bits per LSH table chosen for this index size.
-    public var lshBits: Int { lsh.bits }
+    /// Builds a matcher over `references`, each with its own key (unique; a later duplicate key is
+    /// ignored). References that share an id form one group, as in ``init(references:configuration:printer:)``.
+    public convenience init(
+        keyedReferences references: [MatcherReference], configuration: VisionConfiguration = .default,
+        printer: (any FeaturePrinting)? = nil
+    ) {
+        var groupIDs: [String] = []
+        var groupIndex: [String: Int] = [:]
+        var keyIndex: [String: Int] = [:]
+        var taken: [SegmentReference] = []
+        taken.reserveCapacity(references.count)
+        for reference in references where keyIndex[reference.key] == nil {
+            let group: Int
+            if let known = groupIndex[reference.id] { group = known } else {
+                group = groupIDs.count
+                groupIndex[reference.id] = group
+                groupIDs.append(reference.id)
+            }
+            keyIndex[reference.key] = taken.count
+            taken.append(SegmentReference(group: Int32(group), key: reference.key, features: reference.features))
+        }
+        let dimension = printer?.featurePrintDimension ?? 0
+        let segment = ReferenceSegment(references: taken, printDimension: dimension, configuration: configuration)
+        self.init(
+            configuration: configuration, printer: printer, printDimension: dimension, segments: [segment],
+            live: Array(repeating: true, count: taken.count), groupIDs: groupIDs, groupIndex: groupIndex,
+            keyIndex: keyIndex)
+    }
+
+    /// A matcher from its parts (``VisualMatcher+Updates`` builds new versions this way).
+    init(
+        configuration: VisionConfiguration, printer: (any FeaturePrinting)?, printDimension: Int,
+        segments: [ReferenceSegment], live: [Bool], groupIDs: [String], groupIndex: [String: Int],
+        keyIndex: [String: Int]
+    ) {
+        self.configuration = configuration
+        self.printer = printer
+        self.printDimension = printDimension
+        self.segments = segments
+        var starts = [0]
+        for segment in segments { starts.append((starts.last ?? 0) + segment.count) }
+        self.segmentStarts = starts
+        self.live = live
+        self.groupIDs = groupIDs
+        self.groupIndex = groupIndex
+        self.keyIndex = keyIndex
+    }
+
+    /// The total number of reference slots, removed ones included: the size of per-reference arrays.
+    var slotCount: Int { segmentStarts.last ?? 0 }
+
+    /// The segment holding reference `reference`, and its position there.
+    @inline(__always)
+    func locate(_ reference: Int) -> (segment: Int, local: Int) {
+        var s = segments.count - 1
+        while s > 0 && segmentStarts[s] > reference { s -= 1 }
+        return (s, reference - segmentStarts[s])
+    }
+
+    /// The group id of reference `reference`.
+    @inline(__always)
+    func groupID(of reference: Int) -> String {
+        let (s, r) = locate(reference)
+        return groupIDs[Int(segments[s].groups[r])]
+    }
+
+    /// The id of every reference that counts, in registration order (a group's id once per photo).
+    public var referenceIDs: [String] {
+        (0..<slotCount).filter { live[$0] }.map(groupID(of:))
+    }
+
+    /// The number of references that count.
+    public var referenceCount: Int { live.reduce(0) { $1 ? $0 + 1 : $0 } }
+    /// The number of groups (places) with at least one reference that counts.
+    public var groupCount: Int {
+        var seen = Set<Int32>()
+        for reference in 0..<slotCount where live[reference] {
+            let (s, r) = locate(reference)
+            seen.insert(segments[s].groups[r])
+        }
+        return seen.count
+    }
+    /// The number of reference descriptors held, removed references' included until compaction.
+    public var descriptorCount: Int { segments.reduce(0) { $0 + $1.owners.count } }
+    /// Key bits per LSH table of the largest segment's index.
+    public var lshBits: Int { segments.first?.lsh.bits ?? 0 }
+    /// The number of reference feature prints that count (one per view of each reference).
+    public var printCount: Int {
+        var count = 0
+        for (s, segment) in segments.enumerated() {
+            for owner in segment.printOwners where live[segmentStarts[s] + Int(owner)] { count += 1 }
+        }
+        return count
+    }
+    /// Bytes held by the references' descriptors, positions, prints and indexes.
+    public var memoryBytes: Int { segments.reduce(0) { $0 + $1.memoryBytes } }
 
     /// Matches a decoded image (any size; it is resampled for extraction), with the mirror cascade
     /// and, when the matcher has a printer and keypoints alone are not decisive, the feature print.
@@ -202,32 +253,36 @@ public final class VisualMatcher: Sendable {
         for (ref, votes) in shortlist {
             if decided {
                 out.append(MatchCandidate(
-                    referenceID: referenceIDs[ref], votes: votes, verified: false, inliers: 0, score: 0,
+                    referenceID: groupID(of: ref), votes: votes, verified: false, inliers: 0, score: 0,
                     mirrored: mirrored))
                 continue
             }
             let v = verify(features, reference: ref)
             out.append(MatchCandidate(
-                referenceID: referenceIDs[ref], votes: votes, verified: true, inliers: v.inliers,
+                referenceID: groupID(of: ref), votes: votes, verified: true, inliers: v.inliers,
                 score: Double(v.score), mirrored: mirrored))
             if v.score >= configuration.decisiveScore { decided = true }
         }
         timings.addVerification(since: t)
-        return sortCandidates(out)
+        return merge(out, [])
     }
 
     /// The `size` references (default: the configured shortlist size) with the most
     /// nearest-neighbour votes, most first, with their votes.
     public func shortlist(_ features: ImageFeatures, size: Int? = nil) -> [(reference: Int, votes: Int)] {
-        guard referenceCount > 0, features.count > 0 else { return [] }
-        var votes = [Int32](repeating: 0, count: referenceCount)
-        let nearest = lsh.nearest(
-            queries: features.descriptorWords, references: words, bucketCap: configuration.lshBucketCap)
-        for nn in nearest where nn.index >= 0 && Int(nn.distance) <= configuration.voteMaxDistance {
-            votes[Int(owners[Int(nn.index)])] += 1
+        guard slotCount > 0, features.count > 0 else { return [] }
+        var votes = [Int32](repeating: 0, count: slotCount)
+        for (s, segment) in segments.enumerated() where segment.lsh.count > 0 {
+            let base = segmentStarts[s]
+            let nearest = segment.lsh.nearest(
+                queries: features.descriptorWords, references: segment.words, bucketCap: configuration.lshBucketCap)
+            for nn in nearest where nn.index >= 0 && Int(nn.distance) <= configuration.voteMaxDistance {
+                let reference = base + Int(segment.owners[Int(nn.index)])
+                if live[reference] { votes[reference] += 1 }
+            }
         }
         // Partial selection of the top K by votes (ties: lower index first).
-        let k = min(size ?? configuration.shortlistSize, referenceCount)
+        let k = min(size ?? configuration.shortlistSize, slotCount)
         var top: [(reference: Int, votes: Int)] = []
         top.reserveCapacity(k + 1)
         for (r, v) in votes.enumerated() where v > 0 {
@@ -244,7 +299,11 @@ public final class VisualMatcher: Sendable {
     ///
     /// - Returns: the inlier count and the score (distinct reference keypoints among the inliers).
     public func verify(_ features: ImageFeatures, reference: Int) -> (inliers: Int, score: Int) {
-        let lo = descriptorStarts[reference], hi = descriptorStarts[reference + 1]
+        guard reference >= 0, reference < slotCount else { return (0, 0) }
+        let (s, local) = locate(reference)
+        let segment = segments[s]
+        let words = segment.words, points = segment.points
+        let lo = segment.descriptorStarts[local], hi = segment.descriptorStarts[local + 1]
         guard hi - lo >= 2, features.count >= 2 else { return (0, 0) }
         var from: [(Double, Double)] = []
         var to: [(Double, Double)] = []
@@ -264,7 +323,7 @@ public final class VisualMatcher: Sendable {
             refIndex.append(j)
         }
         guard from.count >= 2 else { return (0, 0) }
-        let threshold = configuration.ransacThresholdFraction * referenceLongSides[reference]
+        let threshold = configuration.ransacThresholdFraction * segment.longSides[local]
         guard let result = SimilarityRANSAC.estimate(
             from: from, to: to, threshold: threshold, scaleRange: configuration.ransacScaleRange,
             iterations: configuration.ransacIterations)
@@ -275,36 +334,56 @@ public final class VisualMatcher: Sendable {
 
     // MARK: - Feature print
 
-    /// The cosine similarity of `image`'s feature print to every reference's, in reference order, or
-    /// `nil` when the print cannot be computed (the query then runs on keypoints alone).
+    /// The cosine similarity of `image`'s feature print to every group's (its best reference view), in
+    /// group order, or `nil` when the print cannot be computed (the query then runs on keypoints alone).
     func printSimilarities(of image: PixelBuffer, timings: inout StageTimings) -> (print: FeaturePrint, similarity: PrintComparison)? {
         guard let printer, printDimension > 0 else { return nil }
         let t = StageInstant.now()
         defer { timings.addFeaturePrint(since: t) }
         guard let query = try? printer.featurePrint(of: image), query.dimension == printDimension else { return nil }
-        let rows = PrintSimilarity.cosines(query.values, against: prints, dimension: printDimension)
-        return (query, PrintComparison(PrintSimilarity.best(rows, owners: printOwners, count: referenceCount)))
+        // Per group, the best similarity of its live references' views (at least 0), and which reference.
+        var values = [Float](repeating: 0, count: groupIDs.count)
+        var best = [Float](repeating: 0, count: groupIDs.count)
+        var bestReferences = [Int](repeating: -1, count: groupIDs.count)
+        for (s, segment) in segments.enumerated() where !segment.printOwners.isEmpty {
+            let rows = PrintSimilarity.cosines(query.values, against: segment.prints, dimension: printDimension)
+            let base = segmentStarts[s]
+            for (similarity, owner) in zip(rows, segment.printOwners) {
+                let reference = base + Int(owner)
+                guard live[reference] else { continue }
+                let group = Int(segment.groups[Int(owner)])
+                if bestReferences[group] < 0 || similarity > best[group] {
+                    best[group] = similarity
+                    bestReferences[group] = reference
+                    values[group] = max(0, similarity)
+                }
+            }
+        }
+        return (query, PrintComparison(values, bestReferences: bestReferences))
     }
 
-    /// The ``VisionConfiguration/printShortlistSize`` references most similar by print that were not
-    /// verified already, most similar first.
+    /// The ``VisionConfiguration/printShortlistSize`` references most similar by print whose groups
+    /// were not verified already (each group's most similar reference), most similar first.
     func nearestByPrint(_ similarity: PrintComparison, excluding found: [MatchCandidate]) -> [Int] {
         let seen = Set(found.filter(\.verified).map(\.referenceID))
         let order = PrintSimilarity.top(similarity.values, count: configuration.printShortlistSize + seen.count)
-        return Array(order.filter { !seen.contains(referenceIDs[$0]) }.prefix(configuration.printShortlistSize))
+        return Array(order.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
+            similarity.bestReferences[group] >= 0 ? similarity.bestReferences[group] : nil
+        }.prefix(configuration.printShortlistSize))
     }
 
     /// `found` with verified candidates for `references` in place of any unverified entries of the same
     /// references.
     func verifyExtra(_ features: ImageFeatures, _ references: [Int], into found: [MatchCandidate], mirrored: Bool) -> [MatchCandidate] {
         guard !references.isEmpty else { return found }
-        let added = Set(references.map { referenceIDs[$0] })
+        let added = Set(references.map(groupID(of:)))
         var out = found.filter { !added.contains($0.referenceID) }
         for ref in references {
             let v = verify(features, reference: ref)
-            let votes = found.first { $0.referenceID == referenceIDs[ref] }?.votes ?? 0
+            let id = groupID(of: ref)
+            let votes = found.first { $0.referenceID == id }?.votes ?? 0
             out.append(MatchCandidate(
-                referenceID: referenceIDs[ref], votes: votes, verified: true, inliers: v.inliers,
+                referenceID: id, votes: votes, verified: true, inliers: v.inliers,
                 score: Double(v.score), mirrored: mirrored))
         }
         return sortCandidates(out)
@@ -337,7 +416,7 @@ public final class VisualMatcher: Sendable {
     /// The print similarity of the reference named `id`, and that of the most similar other reference,
     /// when prints were compared.
     func similarity(of id: String, in similarity: PrintComparison?) -> (similarity: Double, rival: Double)? {
-        guard let similarity, let index = referenceIndex[id], index < similarity.values.count else { return nil }
+        guard let similarity, let index = groupIndex[id], index < similarity.values.count else { return nil }
         return (Double(similarity.values[index]), Double(similarity.rival(of: index)))
     }
 
@@ -367,9 +446,10 @@ public final class VisualMatcher: Sendable {
         if let similarity {
             // References close by print that were never verified still rank, by print alone.
             let present = Set(found.map(\.referenceID))
-            for ref in PrintSimilarity.top(similarity.values, count: max(0, limit)) where !present.contains(referenceIDs[ref]) {
+            for group in PrintSimilarity.top(similarity.values, count: max(0, limit))
+            where similarity.bestReferences[group] >= 0 && !present.contains(groupIDs[group]) {
                 ranked.append(MatchCandidate(
-                    referenceID: referenceIDs[ref], votes: 0, verified: false, inliers: 0, score: 0, mirrored: false))
+                    referenceID: groupIDs[group], votes: 0, verified: false, inliers: 0, score: 0, mirrored: false))
             }
         }
         let scored = ranked.map { candidate in

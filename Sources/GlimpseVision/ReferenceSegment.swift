@@ -1,0 +1,137 @@
+/// One immutable block of references with its own shortlist index: the unit a ``VisualMatcher`` is
+/// built from. A matcher built at once has one segment; references added while it serves go into a
+/// small second segment keyed by the first one's bits, so an addition never rebuilds the large one.
+struct ReferenceSegment: Sendable {
+    /// The place (group) of each reference, an index into the matcher's group ids.
+    let groups: [Int32]
+    /// Each reference's key, unique within the matcher (what a removal names).
+    let keys: [String]
+    /// Long side in pixels of each reference's extraction image.
+    let longSides: [Double]
+    /// Descriptor range of reference `r`: `descriptorStarts[r] ..< descriptorStarts[r + 1]`.
+    let descriptorStarts: [Int]
+    /// Descriptors of every reference, contiguous, four words each.
+    let words: [UInt64]
+    /// Keypoint positions, `x, y` interleaved, one pair per descriptor.
+    let points: [Float]
+    /// The reference (within the segment) that owns each descriptor.
+    let owners: [UInt32]
+    /// The shortlist index over `words`.
+    let lsh: LSHIndex
+    /// The references' feature prints (several views each), `printDimension` values each.
+    let prints: [Float]
+    /// The reference (within the segment) each row of `prints` belongs to.
+    let printOwners: [Int32]
+
+    /// The number of references.
+    var count: Int { groups.count }
+
+    /// A segment over `references`; with `keyedLike`, its index reuses that index's bit positions
+    /// (see ``LSHIndex/init(words:sharingBitsOf:)``), otherwise it chooses its own.
+    init(
+        references: [SegmentReference], printDimension: Int, configuration: VisionConfiguration,
+        keyedLike base: LSHIndex? = nil
+    ) {
+        var prints: [Float] = []
+        var printOwners: [Int32] = []
+        if printDimension > 0 {
+            for (r, ref) in references.enumerated() {
+                for print in ref.features.featurePrints where print.dimension == printDimension {
+                    prints.append(contentsOf: print.values)
+                    printOwners.append(Int32(r))
+                }
+            }
+        }
+        self.prints = prints
+        self.printOwners = printOwners
+        groups = references.map(\.group)
+        keys = references.map(\.key)
+        longSides = references.map { Double(max($0.features.width, $0.features.height)) }
+        var starts = [0]
+        var words: [UInt64] = []
+        var points: [Float] = []
+        var owners: [UInt32] = []
+        let total = references.reduce(0) { $0 + $1.features.count }
+        starts.reserveCapacity(references.count + 1)
+        words.reserveCapacity(total * 4)
+        points.reserveCapacity(total * 2)
+        owners.reserveCapacity(total)
+        for (r, ref) in references.enumerated() {
+            words.append(contentsOf: ref.features.descriptorWords)
+            for k in ref.features.keypoints {
+                points.append(k.x)
+                points.append(k.y)
+            }
+            owners.append(contentsOf: repeatElement(UInt32(r), count: ref.features.count))
+            starts.append(words.count / 4)
+        }
+        descriptorStarts = starts
+        self.words = words
+        self.points = points
+        self.owners = owners
+        if let base {
+            lsh = LSHIndex(words: words, sharingBitsOf: base)
+        } else {
+            lsh = LSHIndex(words: words, tables: configuration.lshTables, minimumBits: configuration.lshBits)
+        }
+    }
+
+    /// One segment holding the references of `segments` for which `keep(segment, reference)` is true,
+    /// in order, with `group(segment, reference)` as their new group: how a matcher is compacted, and
+    /// how its small segment of added references is rebuilt. Without `base`, choosing the new index's
+    /// bits is the costly part (a sample pass); with it, the work is copying and one bucket pass.
+    init(
+        merging segments: [ReferenceSegment], configuration: VisionConfiguration, keep: (Int, Int) -> Bool,
+        group: (Int, Int) -> Int32, printDimension: Int, keyedLike base: LSHIndex? = nil
+    ) {
+        var groups: [Int32] = [], keys: [String] = [], longSides: [Double] = []
+        var starts = [0], words: [UInt64] = [], points: [Float] = [], owners: [UInt32] = []
+        var prints: [Float] = [], printOwners: [Int32] = []
+        for (s, segment) in segments.enumerated() {
+            var rowsOf: [[Int]] = Array(repeating: [], count: segment.count)
+            for (row, owner) in segment.printOwners.enumerated() { rowsOf[Int(owner)].append(row) }
+            for r in 0..<segment.count where keep(s, r) {
+                let local = UInt32(groups.count)
+                groups.append(group(s, r))
+                keys.append(segment.keys[r])
+                longSides.append(segment.longSides[r])
+                let lo = segment.descriptorStarts[r], hi = segment.descriptorStarts[r + 1]
+                words.append(contentsOf: segment.words[(4 * lo)..<(4 * hi)])
+                points.append(contentsOf: segment.points[(2 * lo)..<(2 * hi)])
+                owners.append(contentsOf: repeatElement(local, count: hi - lo))
+                starts.append(words.count / 4)
+                for row in rowsOf[r] {
+                    prints.append(contentsOf: segment.prints[(row * printDimension)..<((row + 1) * printDimension)])
+                    printOwners.append(Int32(local))
+                }
+            }
+        }
+        self.groups = groups
+        self.keys = keys
+        self.longSides = longSides
+        self.descriptorStarts = starts
+        self.words = words
+        self.points = points
+        self.owners = owners
+        self.prints = prints
+        self.printOwners = printOwners
+        if let base {
+            lsh = LSHIndex(words: words, sharingBitsOf: base)
+        } else {
+            lsh = LSHIndex(words: words, tables: configuration.lshTables, minimumBits: configuration.lshBits)
+        }
+    }
+
+    /// Bytes held by the descriptors, keypoint positions, prints and the index.
+    var memoryBytes: Int {
+        words.count * 8 + points.count * 4 + owners.count * 4 + prints.count * 4 + printOwners.count * 4
+            + descriptorStarts.count * 8 + lsh.memoryBytes
+    }
+}
+
+/// A reference as a segment takes it: its place (group) index, its unique key and its features.
+struct SegmentReference {
+    let group: Int32
+    let key: String
+    let features: ImageFeatures
+}

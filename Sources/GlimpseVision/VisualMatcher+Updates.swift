@@ -1,0 +1,115 @@
+/// A reference as a matcher takes it when it is built or updated: the id it is reported under (a
+/// place's several photos share one), a key naming this reference alone, and its features.
+public struct MatcherReference: Sendable {
+    /// The id matches are reported under; references sharing it form one group.
+    public let id: String
+    /// Unique among the matcher's references: what ``VisualMatcher/updated(adding:removingKeys:)`` removes by.
+    public let key: String
+    /// Its features, extracted with the matcher's settings.
+    public let features: ImageFeatures
+
+    /// Creates a reference.
+    public init(id: String, key: String, features: ImageFeatures) {
+        self.id = id
+        self.key = key
+        self.features = features
+    }
+}
+
+/// Catalog edits while the matcher serves. A matcher is immutable, so an update returns a new one that
+/// shares the unchanged storage: the large segment built at load stays as it is, added references go
+/// into a small second segment keyed by the first one's bits (rebuilt on each update, at a cost that
+/// grows with that segment alone), and removed references are muted in place. ``compacted()`` folds
+/// everything back into one segment; ``needsCompaction`` says when that is worth its cost.
+extension VisualMatcher {
+    /// This matcher with `added` references and without the references whose keys are in `removed`.
+    ///
+    /// An added reference whose key the matcher already holds replaces it. Queries running on this
+    /// matcher are not affected; the new matcher answers as one built from scratch over the same
+    /// references would, but for the shortlist index's key length in the added segment.
+    public func updated(adding added: [MatcherReference], removingKeys removed: Set<String>) -> VisualMatcher {
+        var live = self.live
+        var keyIndex = self.keyIndex
+        var groupIDs = self.groupIDs
+        var groupIndex = self.groupIndex
+        let replaced = Set(added.map(\.key))
+        for key in removed.union(replaced) {
+            if let reference = keyIndex.removeValue(forKey: key) { live[reference] = false }
+        }
+        var fresh: [SegmentReference] = []
+        var freshKeys = Set<String>()
+        for reference in added where freshKeys.insert(reference.key).inserted {
+            let group: Int
+            if let known = groupIndex[reference.id] { group = known } else {
+                group = groupIDs.count
+                groupIndex[reference.id] = group
+                groupIDs.append(reference.id)
+            }
+            fresh.append(SegmentReference(group: Int32(group), key: reference.key, features: reference.features))
+        }
+        guard let base = segments.first else {
+            return VisualMatcher(keyedReferences: added, configuration: configuration, printer: printer)
+        }
+        // The segments after the first are rebuilt into one: their live references, then the new ones.
+        let addedSegment = ReferenceSegment(
+            references: fresh, printDimension: printDimension, configuration: configuration, keyedLike: base.lsh)
+        let tail = Array(segments.dropFirst()) + [addedSegment]
+        let tailStart = segmentStarts[1]
+        let tailOffsets = tail.indices.map { index in index < tail.count - 1 ? segmentStarts[index + 1] : -1 }
+        let delta = ReferenceSegment(
+            merging: tail, configuration: configuration,
+            keep: { s, r in tailOffsets[s] < 0 || live[tailOffsets[s] + r] },
+            group: { s, r in tail[s].groups[r] }, printDimension: printDimension, keyedLike: base.lsh)
+        var nextLive = Array(live[0..<tailStart])
+        nextLive.append(contentsOf: repeatElement(true, count: delta.count))
+        for (r, key) in delta.keys.enumerated() { keyIndex[key] = tailStart + r }
+        return VisualMatcher(
+            configuration: configuration, printer: printer, printDimension: printDimension,
+            segments: delta.count > 0 ? [base, delta] : [base], live: nextLive, groupIDs: groupIDs,
+            groupIndex: groupIndex, keyIndex: keyIndex)
+    }
+
+    /// Whether folding the added segment and the removed references back into one segment is worth
+    /// its cost: when the added segment holds more than an eighth of the references, or removed
+    /// references more than a quarter of the slots (and in either case more than 256).
+    public var needsCompaction: Bool {
+        let added = segments.dropFirst().reduce(0) { $0 + $1.count }
+        let removed = slotCount - referenceCount
+        return (added > 256 && added * 8 > slotCount) || (removed > 256 && removed * 4 > slotCount)
+    }
+
+    /// The same references in one segment with a freshly chosen index, removed references dropped and
+    /// groups without references forgotten. Costs about as much as building the matcher anew from
+    /// features, without extracting them.
+    public func compacted() -> VisualMatcher {
+        var groupMap = [Int32](repeating: -1, count: groupIDs.count)
+        var groupIDs: [String] = []
+        var groupIndex: [String: Int] = [:]
+        for reference in 0..<slotCount where live[reference] {
+            let (s, r) = locate(reference)
+            let old = Int(segments[s].groups[r])
+            if groupMap[old] < 0 {
+                groupMap[old] = Int32(groupIDs.count)
+                groupIndex[self.groupIDs[old]] = groupIDs.count
+                groupIDs.append(self.groupIDs[old])
+            }
+        }
+        let segmentStarts = self.segmentStarts, live = self.live, segments = self.segments
+        let merged = ReferenceSegment(
+            merging: segments, configuration: configuration, keep: { s, r in live[segmentStarts[s] + r] },
+            group: { s, r in groupMap[Int(segments[s].groups[r])] }, printDimension: printDimension)
+        var keyIndex: [String: Int] = [:]
+        keyIndex.reserveCapacity(merged.count)
+        for (r, key) in merged.keys.enumerated() { keyIndex[key] = r }
+        return VisualMatcher(
+            configuration: configuration, printer: printer, printDimension: printDimension, segments: [merged],
+            live: Array(repeating: true, count: merged.count), groupIDs: groupIDs, groupIndex: groupIndex,
+            keyIndex: keyIndex)
+    }
+
+    /// Whether the matcher holds a reference with this key.
+    public func contains(key: String) -> Bool { keyIndex[key] != nil }
+
+    /// The number of segments (1 after building or compacting, 2 once references were added).
+    public var segmentCount: Int { segments.count }
+}

@@ -55,7 +55,11 @@ public final class Engine: Sendable {
     public let labeler: LabelPredictor?
     /// The recent catalog snapshots, for paging, and the cursor key.
     public let store: SnapshotStore
-    private let generation: Mutex<Generation>
+    let generation: Mutex<Generation>
+    /// Held while an update builds and installs a generation, so updates apply one at a time.
+    let updates = Mutex(())
+    /// Whether a background compaction of the matcher is running.
+    let compacting = Mutex(false)
 
     /// Loads everything `configuration` names.
     ///

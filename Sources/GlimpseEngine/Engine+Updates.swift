@@ -1,0 +1,103 @@
+public import GlimpseCatalog
+public import GlimpseVision
+import Foundation
+import Synchronization
+
+/// A changed catalog made current while the engine serves, without rebuilding what did not change.
+extension Engine {
+    /// Makes `catalog` the current generation by updating the current matcher rather than building a
+    /// new one: the photos `catalog` has and the current catalog lacks are added, those it no longer
+    /// has are removed (a photo is known by its place id and path, ``Catalog/referenceKey(placeID:photoPath:)``).
+    ///
+    /// Queries already running finish on the generation they started with; the next query sees the
+    /// new one. Updates are applied one at a time, in the order they are made.
+    ///
+    /// - Parameter features: features of added photos, by reference key, already extracted with this
+    ///   engine's settings (a catalog store keeps them); a photo missing here is extracted from its file.
+    /// - Returns: the new generation.
+    /// - Throws: ``EngineError/catalog(_:)`` when an added photo that has no features cannot be decoded;
+    ///   the current generation is then left as it was.
+    @discardableResult
+    public func update(to catalog: Catalog, features: [String: ImageFeatures] = [:]) throws(EngineError) -> Generation {
+        try updates.withLock { _ throws(EngineError) -> Generation in
+            let previous = current
+            var matcher = previous.matcher
+            if let current = previous.matcher {
+                let before = Self.referencePhotos(of: previous.catalog, placeIDs: configuration.placeIDs)
+                let after = Self.referencePhotos(of: catalog, placeIDs: configuration.placeIDs)
+                let removed = Set(before.keys).subtracting(after.keys)
+                var added: [MatcherReference] = []
+                for (key, photo) in after.sorted(by: { $0.value.order < $1.value.order }) where before[key] == nil {
+                    let extracted: ImageFeatures
+                    if let known = features[key] {
+                        extracted = known
+                    } else {
+                        do throws(VisionError) {
+                            extracted = try ReferenceLoader.features(
+                                ofPhotoAt: photo.path, configuration: configuration.vision, printer: current.printer)
+                        } catch {
+                            throw .catalog(.undecodablePhoto(placeID: photo.placeID, path: photo.path,
+                                                             reason: error.description))
+                        }
+                    }
+                    added.append(MatcherReference(id: photo.placeID, key: key, features: extracted))
+                }
+                if !added.isEmpty || !removed.isEmpty {
+                    matcher = current.updated(adding: added, removingKeys: removed)
+                }
+            }
+            let snapshot = store.publish(catalog)
+            let next = Generation(
+                snapshot: snapshot, matcher: matcher,
+                query: VisualSearchQuery(
+                    snapshot: snapshot, store: store, matcher: matcher, labeler: labeler,
+                    configuration: configuration.search),
+                referenceSource: previous.referenceSource, cacheProblem: previous.cacheProblem)
+            generation.withLock { $0 = next }
+            if let matcher, matcher.needsCompaction { compactInBackground(matcher) }
+            return next
+        }
+    }
+
+    /// Folds the matcher's added and removed references back into one segment on another thread, and
+    /// makes that the current matcher if no update came in the meantime (a later update tries again).
+    private func compactInBackground(_ matcher: VisualMatcher) {
+        guard compacting.withLock({ running in
+            if running { return false }
+            running = true
+            return true
+        }) else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let compacted = matcher.compacted()
+            updates.withLock { _ in
+                generation.withLock { generation in
+                    guard generation.matcher === matcher else { return }
+                    generation = Generation(
+                        snapshot: generation.snapshot, matcher: compacted,
+                        query: VisualSearchQuery(
+                            snapshot: generation.snapshot, store: store, matcher: compacted, labeler: labeler,
+                            configuration: configuration.search),
+                        referenceSource: generation.referenceSource, cacheProblem: generation.cacheProblem)
+                }
+            }
+            compacting.withLock { $0 = false }
+        }
+    }
+
+    /// Every reference photo of `catalog` (of the places in `placeIDs`, when given) by reference key,
+    /// with its place, path and position.
+    static func referencePhotos(
+        of catalog: Catalog, placeIDs: Set<String>?
+    ) -> [String: (placeID: String, path: String, order: Int)] {
+        var out: [String: (placeID: String, path: String, order: Int)] = [:]
+        out.reserveCapacity(catalog.places.count)
+        var order = 0
+        for place in catalog.places where placeIDs?.contains(place.id) ?? true {
+            for photo in place.photos {
+                out[Catalog.referenceKey(placeID: place.id, photoPath: photo.path)] = (place.id, photo.path, order)
+                order += 1
+            }
+        }
+        return out
+    }
+}

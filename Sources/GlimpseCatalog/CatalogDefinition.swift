@@ -124,3 +124,57 @@ public struct CollectionDefinition: Sendable, Hashable, Codable {
         self.summary = summary
     }
 }
+
+/// What one catalog edit changed, entity by entity: the new definition of every place and collection
+/// it touched (`nil` for one it deleted) and the new vocabulary when that changed.
+public struct CatalogDefinitionChanges: Sendable, Hashable {
+    /// Places by id: the new definition, or `nil` when deleted.
+    public var places: [String: PlaceDefinition?]
+    /// Collections by id: the new definition, or `nil` when deleted.
+    public var collections: [String: CollectionDefinition?]
+    /// The new label vocabulary, when it changed.
+    public var labels: [String]?
+
+    /// Creates a change set.
+    public init(
+        places: [String: PlaceDefinition?] = [:], collections: [String: CollectionDefinition?] = [:],
+        labels: [String]? = nil
+    ) {
+        self.places = places
+        self.collections = collections
+        self.labels = labels
+    }
+}
+
+extension CatalogDefinition {
+    /// This definition with `changes` applied: changed entries keep their place in the order, deleted
+    /// ones leave it, new ones are appended (by id). Costs one pass over the entries.
+    public func applying(_ changes: CatalogDefinitionChanges) -> CatalogDefinition {
+        CatalogDefinition(
+            labels: changes.labels ?? labels,
+            places: Self.apply(changes.places, to: places, id: \.id),
+            collections: Self.apply(changes.collections, to: collections, id: \.id))
+    }
+
+    private static func apply<Entry>(
+        _ changes: [String: Entry?], to entries: [Entry], id: KeyPath<Entry, String>
+    ) -> [Entry] {
+        guard !changes.isEmpty else { return entries }
+        var out: [Entry] = []
+        out.reserveCapacity(entries.count + changes.count)
+        var seen = Set<String>()
+        for entry in entries {
+            let key = entry[keyPath: id]
+            guard let change = changes[key] else {
+                out.append(entry)
+                continue
+            }
+            seen.insert(key)
+            if let replacement = change { out.append(replacement) }
+        }
+        for key in changes.keys.sorted() where !seen.contains(key) {
+            if let change = changes[key], let added = change { out.append(added) }
+        }
+        return out
+    }
+}

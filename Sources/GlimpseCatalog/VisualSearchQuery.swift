@@ -19,7 +19,8 @@ public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidCursor:
             "the cursor is damaged or was not issued by this catalog service; run the query again without a cursor"
         case let .expiredCursor(snapshotID):
-            "the cursor belongs to catalog snapshot \(snapshotID), which is no longer loaded; run the query again"
+            "the cursor belongs to catalog snapshot \(snapshotID), which is no longer kept (the catalog has changed "
+                + "since); run the query again"
         }
     }
 }

@@ -87,7 +87,8 @@ struct APIMiddleware: RouterMiddleware {
         case let error as VisualSearchError:
             switch error {
             case .invalidLimit: return .badRequest("bad_limit", error.description)
-            case .invalidCursor, .expiredCursor: return .badRequest("bad_cursor", error.description)
+            case .invalidCursor: return .badRequest("bad_cursor", error.description)
+            case .expiredCursor: return APIError(.gone, code: "cursor_expired", message: error.description)
             }
         case let error as EntityQueryError:
             return .badRequest("bad_query", error.description)

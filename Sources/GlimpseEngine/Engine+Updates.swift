@@ -26,21 +26,12 @@ extension Engine {
                 let before = Self.referencePhotos(of: previous.catalog, placeIDs: configuration.placeIDs)
                 let after = Self.referencePhotos(of: catalog, placeIDs: configuration.placeIDs)
                 let removed = Set(before.keys).subtracting(after.keys)
-                var added: [MatcherReference] = []
-                for (key, photo) in after.sorted(by: { $0.value.order < $1.value.order }) where before[key] == nil {
-                    let extracted: ImageFeatures
-                    if let known = features[key] {
-                        extracted = known
-                    } else {
-                        do throws(VisionError) {
-                            extracted = try ReferenceLoader.features(
-                                ofPhotoAt: photo.path, configuration: configuration.vision, printer: current.printer)
-                        } catch {
-                            throw .catalog(.undecodablePhoto(placeID: photo.placeID, path: photo.path,
-                                                             reason: error.description))
-                        }
-                    }
-                    added.append(MatcherReference(id: photo.placeID, key: key, features: extracted))
+                let fresh = after.filter { before[$0.key] == nil }.sorted { $0.value.order < $1.value.order }
+                let extracted = try Self.extract(
+                    fresh.filter { features[$0.key] == nil }.map { ($0.key, $0.value.placeID, $0.value.path) },
+                    configuration: configuration.vision, printer: current.printer)
+                let added = fresh.compactMap { key, photo in
+                    (features[key] ?? extracted[key]).map { MatcherReference(id: photo.placeID, key: key, features: $0) }
                 }
                 if !added.isEmpty || !removed.isEmpty {
                     matcher = current.updated(adding: added, removingKeys: removed)

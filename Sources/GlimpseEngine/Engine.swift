@@ -68,25 +68,43 @@ public final class Engine: Sendable {
     ///
     /// - Throws: ``EngineError`` naming the file at fault.
     public static func load(_ configuration: EngineConfiguration) async throws(EngineError) -> Engine {
-        let directory = configuration.catalogDirectory
         let catalog: Catalog
         do throws(CatalogError) {
-            catalog = try Catalog.load(directory: directory)
+            catalog = try Catalog.load(directory: configuration.catalogDirectory)
         } catch {
             throw .catalog(error)
         }
+        return try await load(configuration, catalog: catalog, features: nil)
+    }
+
+    /// Loads the models `configuration` names and serves `catalog`, whose reference features a catalog
+    /// store already holds: `features` by reference key (``Catalog/referenceKey(placeID:photoPath:)``),
+    /// extracted with this configuration's settings. A photo missing from `features` is extracted from
+    /// its file. With `features` `nil`, every photo's features come from the feature cache or are
+    /// extracted, as for a catalog folder.
+    ///
+    /// - Throws: ``EngineError`` naming the file at fault.
+    public static func load(
+        _ configuration: EngineConfiguration, catalog: Catalog, features: [String: ImageFeatures]?
+    ) async throws(EngineError) -> Engine {
+        let directory = configuration.catalogDirectory
         var printer: FeaturePrinterPool?
         if configuration.matchesPictures || configuration.labelModel != .off {
             printer = try loadPrinter(configuration.featurePrintModel, catalogDirectory: directory)
         }
         let labeler = try loadLabeler(configuration.labelModel, catalogDirectory: directory, printer: printer)
         if !configuration.matchesPictures && labeler == nil { printer = nil }
-        let engine = Engine(
-            configuration: configuration, featurePrinter: printer, labeler: labeler,
-            generation: try await Self.generation(for: catalog, configuration: configuration, printer: printer,
-                                                  labeler: labeler, store: SnapshotStore(cursorKey: configuration.cursorKey))
-        )
-        return engine
+        let store = SnapshotStore(cursorKey: configuration.cursorKey)
+        let generation: Generation
+        if let features {
+            generation = try await Self.generation(
+                for: catalog, features: features, configuration: configuration, printer: printer, labeler: labeler,
+                store: store)
+        } else {
+            generation = try await Self.generation(
+                for: catalog, configuration: configuration, printer: printer, labeler: labeler, store: store)
+        }
+        return Engine(configuration: configuration, featurePrinter: printer, labeler: labeler, generation: generation)
     }
 
     /// An engine from parts already built (tests, and callers with their own matcher). `matcher`'s
@@ -193,6 +211,67 @@ public final class Engine: Sendable {
             snapshot: snapshot, store: store, matcher: matcher, labeler: labeler, configuration: configuration.search)
         return Generation(
             snapshot: snapshot, matcher: matcher, query: query, referenceSource: source, cacheProblem: cacheProblem)
+    }
+
+    /// A generation whose matcher is built from known features; photos without them are extracted
+    /// from their files on all cores.
+    private static func generation(
+        for catalog: Catalog, features: [String: ImageFeatures], configuration: EngineConfiguration,
+        printer: FeaturePrinterPool?, labeler: LabelPredictor?, store: SnapshotStore
+    ) async throws(EngineError) -> Generation {
+        var matcher: VisualMatcher?
+        if configuration.matchesPictures {
+            let photos = referencePhotos(of: catalog, placeIDs: configuration.placeIDs)
+                .sorted { $0.value.order < $1.value.order }
+            let missing = photos.filter { features[$0.key] == nil }
+            let vision = configuration.vision
+            let extracted = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: Result { () throws(EngineError) -> [String: ImageFeatures] in
+                        try extract(missing.map { ($0.key, $0.value.placeID, $0.value.path) }, configuration: vision,
+                                    printer: printer)
+                    })
+                }
+            }
+            let found = try extracted.get()
+            let references = photos.compactMap { key, photo in
+                (features[key] ?? found[key]).map { MatcherReference(id: photo.placeID, key: key, features: $0) }
+            }
+            matcher = VisualMatcher(keyedReferences: references, configuration: vision, printer: printer)
+        }
+        let snapshot = store.publish(catalog)
+        let query = VisualSearchQuery(
+            snapshot: snapshot, store: store, matcher: matcher, labeler: labeler, configuration: configuration.search)
+        return Generation(snapshot: snapshot, matcher: matcher, query: query, referenceSource: .cache, cacheProblem: nil)
+    }
+
+    /// The features of `photos` (key, place, path), extracted on all cores; the first failure in
+    /// order is thrown.
+    static func extract(
+        _ photos: [(key: String, placeID: String, path: String)], configuration: VisionConfiguration,
+        printer: (any FeaturePrinting)?
+    ) throws(EngineError) -> [String: ImageFeatures] {
+        guard !photos.isEmpty else { return [:] }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, photos.count))
+        let results = Mutex([Result<ImageFeatures, VisionError>?](repeating: nil, count: photos.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: photos.count, by: workers) {
+                let outcome = Result { () throws(VisionError) in
+                    try ReferenceLoader.features(ofPhotoAt: photos[index].path, configuration: configuration, printer: printer)
+                }
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        var out: [String: ImageFeatures] = [:]
+        for (photo, outcome) in zip(photos, results.withLock { $0 }) {
+            switch outcome {
+            case .success(let features)?: out[photo.key] = features
+            case .failure(let error)?:
+                throw .catalog(.undecodablePhoto(placeID: photo.placeID, path: photo.path, reason: error.description))
+            case nil: continue
+            }
+        }
+        return out
     }
 
     private static func loadPrinter(

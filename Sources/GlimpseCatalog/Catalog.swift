@@ -58,8 +58,8 @@ public struct Catalog: Sendable {
             throw .malformed(path: sourcePath, reason: Self.reason(error))
         }
         let folder = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
-        try self.init(definition: definition, directory: folder.path, identity: json, checkPhotos: checkPhotos) { _, photo in
-            folder.appendingPathComponent(photo.image).standardizedFileURL.path
+        try self.init(definition: definition, directory: folder.path, identity: json, checkPhotos: checkPhotos) {
+            place, index in folder.appendingPathComponent(place.photos[index].image).standardizedFileURL.path
         }
     }
 
@@ -71,11 +71,12 @@ public struct Catalog: Sendable {
     ///   - identity: the bytes the snapshot id is derived from: `catalog.json`'s bytes for a folder,
     ///     the store's id and change sequence for a store, so equal catalogs get equal ids.
     ///   - checkPhotos: when `true`, every photo file must exist.
-    ///   - photoPath: the absolute path of a place's photo.
+    ///   - photoPath: the absolute path of a place's photo, given the place and the photo's position in
+    ///     its `photos`.
     /// - Throws: ``CatalogError`` naming the first entry at fault.
     public init(
         definition: CatalogDefinition, directory: String, identity: [UInt8], checkPhotos: Bool = true,
-        photoPath: (PlaceDefinition, PhotoDefinition) -> String
+        photoPath: (PlaceDefinition, Int) -> String
     ) throws(CatalogError) {
         self.directory = directory
         self.contents = identity
@@ -125,8 +126,8 @@ public struct Catalog: Sendable {
             }
             var photos: [PlacePhoto] = []
             photos.reserveCapacity(entry.photos.count)
-            for photo in entry.photos {
-                let path = photoPath(entry, photo)
+            for (index, photo) in entry.photos.enumerated() {
+                let path = photoPath(entry, index)
                 if checkPhotos, !FileManager.default.fileExists(atPath: path) {
                     throw .missingPhoto(placeID: entry.id, path: path)
                 }

@@ -69,7 +69,7 @@ import Testing
         #expect(CatalogSnapshot(catalog).id != CatalogSnapshot(Fixtures.catalog).id)
         let again = try Catalog(
             definition: definition, directory: "/elsewhere", identity: Array("store:7".utf8), checkPhotos: false
-        ) { _, photo in photo.image }
+        ) { place, index in place.photos[index].image }
         #expect(CatalogSnapshot(again).id == CatalogSnapshot(catalog).id)
     }
 }

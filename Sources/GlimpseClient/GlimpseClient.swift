@@ -111,7 +111,7 @@ public final class GlimpseConnection {
     /// - Throws: ``GlimpseClientError/server(status:code:message:)`` for an error answer.
     public func query(image: [UInt8], labels: [String] = [], limit: Int? = nil) async throws -> QueryResponseJSON {
         var items: [String] = []
-        if !labels.isEmpty { items.append("labels=" + Self.escape(labels.joined(separator: ","))) }
+        if !labels.isEmpty { items.append("labels=" + Self.pathSegment(labels.joined(separator: ","))) }
         if let limit { items.append("limit=\(limit)") }
         let target = "/v1/query" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         let response = try await send(
@@ -125,26 +125,26 @@ public final class GlimpseConnection {
     ///
     /// - Parameter limit: the most results on this page; `nil` for the daemon's default.
     public func next(cursor: String, limit: Int? = nil) async throws -> QueryResponseJSON {
-        let target = "/v1/query/next?cursor=" + Self.escape(cursor) + (limit.map { "&limit=\($0)" } ?? "")
+        let target = "/v1/query/next?cursor=" + Self.pathSegment(cursor) + (limit.map { "&limit=\($0)" } ?? "")
         return try await send(method: .GET, target: target).decode(QueryResponseJSON.self)
     }
 
     /// `GET /v1/entities/{type}/{id}`.
     public func entity(type: String, id: String) async throws -> EntityJSON {
-        try await send(method: .GET, target: "/v1/entities/\(Self.escape(type))/\(Self.escape(id))")
+        try await send(method: .GET, target: "/v1/entities/\(Self.pathSegment(type))/\(Self.pathSegment(id))")
             .decode(EntityJSON.self)
     }
 
     /// `GET /v1/entities?q=`.
     public func entities(matching text: String) async throws -> EntityListJSON {
-        try await send(method: .GET, target: "/v1/entities?q=" + Self.escape(text)).decode(EntityListJSON.self)
+        try await send(method: .GET, target: "/v1/entities?q=" + Self.pathSegment(text)).decode(EntityListJSON.self)
     }
 
     /// `POST /v1/entities/{type}/query`.
     public func entities(type: String, query: PropertyQueryJSON) async throws -> EntityListJSON {
         let body = try JSONEncoder().encode(query)
         return try await send(
-            method: .POST, target: "/v1/entities/\(Self.escape(type))/query",
+            method: .POST, target: "/v1/entities/\(Self.pathSegment(type))/query",
             headers: [("Content-Type", "application/json")], body: ByteBuffer(bytes: body)
         ).decode(EntityListJSON.self)
     }
@@ -152,12 +152,6 @@ public final class GlimpseConnection {
     /// `GET /healthz`.
     public func health() async throws -> HealthJSON {
         try await send(method: .GET, target: "/healthz").decode(HealthJSON.self)
-    }
-
-    private static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Everything `glimpse serve` is configured with, each value with a documented default.
 public struct GlimpseServerConfiguration: Sendable {
     /// Where the Unix socket is bound.
@@ -13,6 +19,11 @@ public struct GlimpseServerConfiguration: Sendable {
     /// How long a graceful shutdown may take to finish in-flight requests before they are cancelled.
     /// Default 10 s.
     public var shutdownGracePeriod: Duration
+    /// Which peers may edit the catalog (checked with `SO_PEERCRED`, supplementary groups included).
+    /// Default: only the user the daemon runs as.
+    public var adminPolicy: PeerPolicy
+    /// Whether every edit is refused with `403 read_only`. Default `false`.
+    public var readOnly: Bool
 
     /// Creates a configuration; every argument but the path defaults to the documented value.
     public init(
@@ -21,8 +32,12 @@ public struct GlimpseServerConfiguration: Sendable {
         directoryMode: UInt32 = 0o700,
         limits: ServerLimits = ServerLimits(),
         peerPolicy: PeerPolicy = PeerPolicy(),
-        shutdownGracePeriod: Duration = .seconds(10)
+        shutdownGracePeriod: Duration = .seconds(10),
+        adminPolicy: PeerPolicy = PeerPolicy(allowedUIDs: [getuid()]),
+        readOnly: Bool = false
     ) {
+        self.adminPolicy = adminPolicy
+        self.readOnly = readOnly
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.directoryMode = directoryMode

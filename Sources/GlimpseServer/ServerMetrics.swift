@@ -2,6 +2,7 @@ import CoreMetrics
 import GlimpseBasics
 import Metrics
 import Prometheus
+import Synchronization
 
 /// The daemon's metrics, kept in its own Prometheus registry and served by `GET /metrics`.
 ///
@@ -11,11 +12,22 @@ import Prometheus
 ///   `encode`).
 /// - `glimpse_errors_total{kind}`: error responses by error code (`body_too_large`, `overloaded`, …).
 /// - `glimpse_queries_in_flight`: image queries admitted and not finished.
+/// - `glimpse_catalog_places`, `glimpse_catalog_collections`, `glimpse_catalog_photos`: what the served
+///   snapshot holds; `glimpse_catalog_sequence`: the store's last applied change;
+///   `glimpse_catalog_snapshot_age_seconds`: time since that snapshot was published.
+/// - `glimpse_catalog_edits_total{kind,outcome}`: catalog edits by kind (`put_place`, `add_photo`, …)
+///   and outcome (`applied`, `unchanged`, or the error code).
+/// - `glimpse_catalog_edit_visible_seconds`: from the store's commit of an edit to the moment the next
+///   query sees it (the edit is acknowledged after that); `glimpse_catalog_edit_duration_seconds`: a
+///   whole edit request, photo decoding and feature extraction included.
 public final class ServerMetrics: Sendable {
     /// The registry the metrics live in.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     private let inFlightGauge: CoreMetrics.Gauge
+    private let catalogGauges: (places: CoreMetrics.Gauge, collections: CoreMetrics.Gauge, photos: CoreMetrics.Gauge,
+                                sequence: CoreMetrics.Gauge, age: CoreMetrics.Gauge)
+    private let publishedAt = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Creates metrics in a fresh registry.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -28,6 +40,37 @@ public final class ServerMetrics: Sendable {
         ]
         self.factory = factory
         self.inFlightGauge = CoreMetrics.Gauge(label: "glimpse_queries_in_flight", factory: factory)
+        self.catalogGauges = (
+            CoreMetrics.Gauge(label: "glimpse_catalog_places", factory: factory),
+            CoreMetrics.Gauge(label: "glimpse_catalog_collections", factory: factory),
+            CoreMetrics.Gauge(label: "glimpse_catalog_photos", factory: factory),
+            CoreMetrics.Gauge(label: "glimpse_catalog_sequence", factory: factory),
+            CoreMetrics.Gauge(label: "glimpse_catalog_snapshot_age_seconds", factory: factory)
+        )
+    }
+
+    /// Records the snapshot now served: its size and the store's sequence number; its age counts from now.
+    public func setCatalog(places: Int, collections: Int, photos: Int, sequence: Int64) {
+        catalogGauges.places.record(places)
+        catalogGauges.collections.record(collections)
+        catalogGauges.photos.record(photos)
+        catalogGauges.sequence.record(sequence)
+        publishedAt.withLock { $0 = .now }
+    }
+
+    /// Counts one catalog edit by kind and outcome.
+    public func recordEdit(kind: String, outcome: String) {
+        CoreMetrics.Counter(
+            label: "glimpse_catalog_edits_total", dimensions: [("kind", kind), ("outcome", outcome)], factory: factory
+        ).increment()
+    }
+
+    /// Records an applied edit's time from the store's commit to visibility, and the whole request's.
+    public func recordEditTimes(visible: Duration, total: Duration) {
+        CoreMetrics.Timer(label: "glimpse_catalog_edit_visible_seconds", factory: factory)
+            .recordNanoseconds(visible.nanoseconds)
+        CoreMetrics.Timer(label: "glimpse_catalog_edit_duration_seconds", factory: factory)
+            .recordNanoseconds(total.nanoseconds)
     }
 
     /// Counts one answered request and records its latency.
@@ -59,7 +102,10 @@ public final class ServerMetrics: Sendable {
 
     /// The metrics in the Prometheus text exposition format.
     public func exposition() -> String {
-        registry.emitToString()
+        if let published = publishedAt.withLock({ $0 }) {
+            catalogGauges.age.record((ContinuousClock.now - published).seconds)
+        }
+        return registry.emitToString()
     }
 }
 

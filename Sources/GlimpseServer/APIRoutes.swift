@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import GlimpseWire
 import Foundation
 import GlimpseImage
@@ -11,6 +16,10 @@ struct APIRoutes: Sendable {
     let gate: QueryGate
     let limits: ServerLimits
     let metrics: ServerMetrics
+    /// The catalog edits are made through, `nil` for a catalog folder (edit routes answer `404`/`403`).
+    var editor: (any CatalogEditService)? = nil
+    /// Who may edit.
+    var editPolicy = EditPolicy(admins: PeerPolicy(allowedUIDs: [getuid()]), readOnly: false)
 
     /// Adds every route to `router`.
     func register(on router: Router<GlimpseRequestContext>) {
@@ -26,6 +35,7 @@ struct APIRoutes: Sendable {
         router.post("/v1/entities/:type/query") { request, context in
             try await self.propertyQuery(request, context: context)
         }
+        registerCatalogEdits(on: router)
     }
 
     // MARK: - Health and metrics
@@ -130,7 +140,7 @@ struct APIRoutes: Sendable {
     }
 
     /// The body's declared `Content-Length`, `nil` for a body without one (chunked).
-    private func declaredLength(_ request: Request) throws -> Int? {
+    func declaredLength(_ request: Request) throws -> Int? {
         guard let text = request.headers[.contentLength] else { return nil }
         guard let length = Int(text), length >= 0 else {
             throw APIError.badRequest("bad_content_length", "Content-Length is \(text); send the body's size in bytes")
@@ -301,7 +311,7 @@ struct APIRoutes: Sendable {
         return options
     }
 
-    private func checkImageContentType(_ request: Request) throws {
+    func checkImageContentType(_ request: Request) throws {
         guard let contentType = request.headers[.contentType]?.lowercased() else { return }
         let accepted = ["image/jpeg", "image/png", "application/octet-stream"]
         guard accepted.contains(where: { contentType.hasPrefix($0) }) else {
@@ -329,7 +339,7 @@ struct APIRoutes: Sendable {
         return limit
     }
 
-    private func json(_ value: some Encodable) throws -> Response {
+    func json(_ value: some Encodable) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(value)

@@ -20,6 +20,10 @@ public final class CatalogSearchService: SearchService {
     public var placeCount: Int { catalog.places.count }
     /// The number of collections.
     public var collectionCount: Int { catalog.collections.count }
+    /// The number of reference photos.
+    public var photoCount: Int { catalog.places.reduce(0) { $0 + $1.photos.count } }
+    /// The served snapshot's id.
+    public var snapshotID: String { engine.current.snapshot.id }
 
     /// Serves `engine`.
     public init(engine: Engine) {

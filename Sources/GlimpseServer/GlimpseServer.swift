@@ -22,21 +22,24 @@ public final class GlimpseServer: Service, Sendable {
     /// The daemon's metrics (served by `GET /metrics`).
     public let metrics: ServerMetrics
     private let service: any SearchService
+    private let editor: (any CatalogEditService)?
     private let gate: QueryGate
     private let logger: Logger
 
-    /// Creates a daemon serving `service`.
+    /// Creates a daemon serving `service` and, with an `editor`, taking catalog edits (docs/api.md).
     ///
     /// - Throws: ``GlimpseServerError`` with code `invalidConfiguration` when a limit is out of range.
     public init(
         configuration: GlimpseServerConfiguration,
         service: any SearchService,
+        editor: (any CatalogEditService)? = nil,
         metrics: ServerMetrics = ServerMetrics(),
         logger: Logger
     ) throws(GlimpseServerError) {
         try configuration.limits.validate()
         self.configuration = configuration
         self.service = service
+        self.editor = editor
         self.metrics = metrics
         self.logger = logger
         self.gate = QueryGate(
@@ -122,7 +125,9 @@ public final class GlimpseServer: Service, Sendable {
 
     private func makeRouter() -> Router<GlimpseRequestContext> {
         let router = Router(context: GlimpseRequestContext.self)
-        let routes = APIRoutes(service: service, gate: gate, limits: configuration.limits, metrics: metrics)
+        var routes = APIRoutes(service: service, gate: gate, limits: configuration.limits, metrics: metrics)
+        routes.editor = editor
+        routes.editPolicy = EditPolicy(admins: configuration.adminPolicy, readOnly: configuration.readOnly)
         router.middlewares.add(
             APIMiddleware(
                 peerPolicy: configuration.peerPolicy, metrics: metrics, gate: gate,

@@ -16,6 +16,10 @@ public protocol SearchService: Sendable {
     var placeCount: Int { get }
     /// The number of collections in the loaded catalog.
     var collectionCount: Int { get }
+    /// The number of reference photos in the loaded catalog.
+    var photoCount: Int { get }
+    /// The id of the catalog snapshot queries run against.
+    var snapshotID: String { get }
     /// How query pictures are decoded (the same options the in-process query uses). The daemon
     /// lowers the pixel and byte limits to its own.
     var decodingOptions: DecodingOptions { get }
@@ -45,6 +49,11 @@ public protocol SearchService: Sendable {
 }
 
 extension SearchService {
+    /// One photo per place, for services that do not say.
+    public var photoCount: Int { placeCount }
+    /// No snapshot id, for services that do not say.
+    public var snapshotID: String { "" }
+
     /// No pictures: services that do not serve entity pictures answer `404` for every one.
     public func entityImage(type: String, id: String) async throws -> EntityImage? { nil }
 }

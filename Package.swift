@@ -20,6 +20,8 @@
 //   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
 //   GlimpseWire                the JSON the daemon sends and the client decodes, and how `glimpse query` prints it
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
+//   GlimpseStore               the live catalog's store: the CatalogStore protocol, edits, revisions, import/export
+//   GlimpseStoreSQLite         that store on SQLite (GRDB): schema migrations, WAL, the writer's lock, photo folder
 //   GlimpseEngine              the one pipeline: catalog, matcher, models and decoding, loaded by one rule
 //   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
@@ -54,6 +56,8 @@ let package = Package(
         .library(name: "GlimpseIntents", targets: ["GlimpseIntents"]),
         .library(name: "GlimpseWire", targets: ["GlimpseWire"]),
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
+        .library(name: "GlimpseStore", targets: ["GlimpseStore"]),
+        .library(name: "GlimpseStoreSQLite", targets: ["GlimpseStoreSQLite"]),
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
@@ -74,6 +78,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // Batch and bench (GlimpseBatch): latency percentiles for `glimpse bench`.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The catalog store on SQLite (GlimpseStoreSQLite), on the system's libsqlite3 (libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: C
@@ -163,6 +169,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "GlimpseStore",
+            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseVision"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseStoreSQLite",
+            dependencies: [
+                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseVision",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "GlimpseEngine",
             dependencies: [
                 "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
@@ -243,7 +262,7 @@ let package = Package(
             dependencies: [
                 "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
-                "GlimpseVision", "GlimpseWire",
+                "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -304,6 +323,10 @@ let package = Package(
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
                                    "GlimpseFeaturePrint", "GlimpseWire"],
                     exclude: ["Photos"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseStoreTests",
+                    dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseCatalog", "GlimpseVision",
+                                   "GlimpseFiles"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",

@@ -21,17 +21,15 @@ public struct ReferencePhoto: Sendable, Hashable {
 /// written for other photos or settings is refused as stale instead of being used.
 ///
 /// Layout (little-endian): magic `GLVFEAT1`, format version, key, extraction fingerprint, feature-print
-/// identity (empty when none), the references (id, image size, keypoints, descriptors, feature print),
+/// identity (empty when none), the references (id, then ``FeatureCoding``'s image size, keypoints,
+/// descriptors and feature prints),
 /// then the CRC-32 of all bytes before it. Version 2 ended in an FNV-1a 64 checksum; such files are
 /// refused as stale and rebuilt.
 public enum FeatureCache {
     /// The format version this build reads and writes.
     public static let formatVersion: UInt32 = 3
     static let magic: [UInt8] = Array("GLVFEAT1".utf8)
-    static let maxKeypointsPerReference = 100_000
     static let maxIDBytes = 4096
-    static let maxPrintDimension = 1 << 16
-    static let maxPrintsPerReference: UInt32 = 64
     /// The magic, the format version, the key and the checksum: no cache file is shorter.
     static let minimumSize = magic.count + 4 + 8 + 4
 
@@ -77,17 +75,7 @@ public enum FeatureCache {
         w.append(UInt32(references.count))
         for (id, f) in references {
             w.append(string: id)
-            w.append(UInt32(f.width))
-            w.append(UInt32(f.height))
-            w.append(UInt32(f.count))
-            for k in f.keypoints {
-                w.append(k.x); w.append(k.y); w.append(k.scale)
-                w.append(k.angle); w.append(k.response); w.append(k.level)
-            }
-            w.append(contentsOf: f.descriptorWords)
-            w.append(UInt32(f.featurePrints.count))
-            w.append(UInt32(f.featurePrints.first?.dimension ?? 0))
-            for print in f.featurePrints { w.append(contentsOf: print.values) }
+            FeatureCoding.append(f, to: &w)
         }
         return sealed(w.bytes)
     }
@@ -150,42 +138,16 @@ public enum FeatureCache {
         }
     }
 
-    /// Decodes reference number `number` of a cache file.
+    /// Decodes reference number `number` of a cache file: its id, then its features (``FeatureCoding``).
     private static func decodeReference(
         _ r: inout ByteReader<ByteReadError>, number n: Int, printIdentity: String?, corrupt: (String) -> VisionError
     ) throws(VisionError) -> (id: String, features: ImageFeatures) {
-        guard let id = try? r.readString(maxLength: maxIDBytes), let width = try? r.read(UInt32.self),
-              let height = try? r.read(UInt32.self), let kc = try? r.read(UInt32.self)
-        else { throw corrupt("reference \(n) is truncated") }
-        let k = Int(kc)
-        guard k <= maxKeypointsPerReference, r.remaining >= k * (24 + 32) else {
-            throw corrupt("reference \(n) claims \(k) keypoints, more than the file holds")
+        guard let id = try? r.readString(maxLength: maxIDBytes) else { throw corrupt("reference \(n) is truncated") }
+        let features = try FeatureCoding.read(&r, what: "reference \(n)", corrupt: corrupt)
+        guard (printIdentity == nil) == features.featurePrints.isEmpty else {
+            throw corrupt("reference \(n) \(features.featurePrints.isEmpty ? "lacks" : "has") feature prints")
         }
-        var keypoints: [Keypoint] = []
-        keypoints.reserveCapacity(k)
-        for _ in 0..<k {
-            guard let x = try? r.readFloat(), let y = try? r.readFloat(), let s = try? r.readFloat(),
-                  let a = try? r.readFloat(), let response = try? r.readFloat(), let level = try? r.read(Int32.self)
-            else { throw corrupt("reference \(n) is truncated") }
-            keypoints.append(Keypoint(x: x, y: y, scale: s, angle: a, response: response, level: level))
-        }
-        guard let words = try? r.readArray(UInt64.self, count: 4 * k) else { throw corrupt("reference \(n) is truncated") }
-        guard let printCount = try? r.read(UInt32.self), let dimension = try? r.read(UInt32.self),
-              printCount <= maxPrintsPerReference, Int(dimension) <= maxPrintDimension,
-              r.remaining >= 4 * Int(printCount) * Int(dimension)
-        else { throw corrupt("reference \(n) has truncated feature prints") }
-        var prints: [FeaturePrint] = []
-        prints.reserveCapacity(Int(printCount))
-        for _ in 0..<Int(printCount) {
-            guard let values = try? r.readFloats(count: Int(dimension)) else { throw corrupt("reference \(n) is truncated") }
-            prints.append(FeaturePrint(normalizing: values))
-        }
-        guard (printIdentity == nil) == prints.isEmpty else {
-            throw corrupt("reference \(n) \(prints.isEmpty ? "lacks" : "has") feature prints")
-        }
-        guard width > 0, height > 0 else { throw corrupt("reference \(n) has an empty image size") }
-        return (id, ImageFeatures(width: Int(width), height: Int(height), keypoints: keypoints,
-                                  descriptorWords: words, featurePrints: prints))
+        return (id, features)
     }
 
     /// Reads and validates the cache at `path`; a file that is too short or lacks the magic is

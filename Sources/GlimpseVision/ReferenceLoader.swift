@@ -93,12 +93,38 @@ public enum ReferenceLoader {
         } catch {
             throw .referencePhoto(path: path, reason: error.description)
         }
+        return try features(of: image, name: path, configuration: configuration, printer: printer)
+    }
+
+    /// The features of a photo held in memory, exactly as ``features(ofPhotoAt:configuration:printer:)``
+    /// computes them for a file; `name` stands for it in errors.
+    ///
+    /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when it cannot be decoded, or its feature
+    ///   print cannot be computed.
+    public static func features(
+        ofPhotoBytes bytes: [UInt8], name: String, configuration: VisionConfiguration = .default,
+        printer: (any FeaturePrinting)? = nil
+    ) throws(VisionError) -> ImageFeatures {
+        let image: PixelBuffer
+        do {
+            image = try ImageDecoder.decode(bytes, options: DecodingOptions(maxDimension: configuration.maxLongSide))
+                .pixelBuffer
+        } catch {
+            throw .referencePhoto(path: name, reason: error.description)
+        }
+        return try features(of: image, name: name, configuration: configuration, printer: printer)
+    }
+
+    /// Extracts the features of a decoded reference photo (and its feature print, with a `printer`).
+    private static func features(
+        of image: PixelBuffer, name: String, configuration: VisionConfiguration, printer: (any FeaturePrinting)?
+    ) throws(VisionError) -> ImageFeatures {
         let features = FeatureExtractor.extract(from: image, configuration: configuration)
         guard let printer else { return features }
         do {
             return features.with(featurePrints: try printer.referencePrints(of: image))
         } catch {
-            throw .referencePhoto(path: path, reason: "its feature print failed: \(error)")
+            throw .referencePhoto(path: name, reason: "its feature print failed: \(error)")
         }
     }
 }

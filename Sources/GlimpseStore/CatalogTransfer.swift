@@ -1,0 +1,102 @@
+import GlimpseCatalog
+import GlimpseFiles
+public import GlimpseVision
+import Foundation
+
+/// Moves whole catalogs between a catalog folder (`catalog.json` and its photos) and a store.
+public enum CatalogTransfer {
+    /// Imports the catalog folder `directory` (validated by ``Catalog/load(directory:checkPhotos:)``) in
+    /// one transaction: into an empty store, or replacing everything with `replace`.
+    ///
+    /// - Parameters:
+    ///   - features: the features of the catalog's photos, given in catalog order (each place's photos
+    ///     in order) with their absolute paths, as ``ReferenceLoader/load(photos:configuration:cachePath:cacheIsOptional:threads:printer:)``
+    ///     takes them; it must return one entry per photo, in the same order.
+    ///   - featuresKey: the key those features were made under.
+    /// - Throws: ``StoreError/invalidCatalog(_:)`` when the folder does not validate,
+    ///   ``StoreError/conflict(reason:)`` when the store is not empty and `replace` is false.
+    @discardableResult
+    public static func importFolder(
+        _ directory: String, into store: some CatalogStore, replace: Bool = false, featuresKey: String,
+        features: ([ReferencePhoto]) throws(VisionError) -> [ImageFeatures]
+    ) async throws(StoreError) -> AppliedEdit {
+        let catalog: Catalog
+        do throws(CatalogError) {
+            catalog = try Catalog.load(directory: directory)
+        } catch {
+            throw .invalidCatalog(error)
+        }
+        let references = catalog.places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
+        let extracted: [ImageFeatures]
+        do throws(VisionError) {
+            extracted = try features(references)
+        } catch {
+            throw .invalid(reason: error.description)
+        }
+        guard extracted.count == references.count else {
+            throw .invalid(reason: "\(references.count) photos but features for \(extracted.count)")
+        }
+        var next = 0
+        var photos: [[NewPhoto]] = []
+        photos.reserveCapacity(catalog.definition.places.count)
+        for (place, entity) in zip(catalog.definition.places, catalog.places) {
+            var placePhotos: [NewPhoto] = []
+            for (photo, file) in zip(place.photos, entity.photos) {
+                let bytes: [UInt8]
+                do throws(FileError) {
+                    bytes = try AtomicFile.readAll(file.path)
+                } catch {
+                    throw .io(path: file.path, reason: error.reason)
+                }
+                placePhotos.append(NewPhoto(
+                    bytes: bytes, name: photo.image, credit: photo.credit, features: extracted[next],
+                    featuresKey: featuresKey))
+                next += 1
+            }
+            photos.append(placePhotos)
+        }
+        return try await store.apply(.replaceCatalog(catalog.definition, photos: photos, replace: replace))
+    }
+
+    /// Writes the store's catalog to `directory`: `catalog.json` (pretty, sorted keys) and every photo,
+    /// byte for byte, under its stored name.
+    ///
+    /// - Returns: the number of places and photo files written.
+    @discardableResult
+    public static func export(
+        from store: some CatalogStore, to directory: String
+    ) async throws(StoreError) -> (places: Int, photos: Int) {
+        let stored = try await store.read(featuresKey: nil)
+        var written = Set<String>()
+        for place in stored.places {
+            for photo in place.photos where written.insert(photo.name).inserted {
+                let bytes = try await store.photoBytes(sha256: photo.sha256)
+                try write(bytes, to: directory + "/" + photo.name)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json: Data
+        do {
+            json = try encoder.encode(stored.definition)
+        } catch {
+            throw .io(path: directory, reason: "cannot encode the catalog: \(error)")
+        }
+        try write(Array(json) + [0x0A], to: directory + "/" + Catalog.fileName)
+        return (stored.places.count, written.count)
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
+        }
+        do throws(FileError) {
+            try AtomicFile.replace(path, with: bytes)
+        } catch {
+            throw .io(path: path, reason: error.reason)
+        }
+    }
+}

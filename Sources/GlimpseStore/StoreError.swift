@@ -1,0 +1,52 @@
+public import GlimpseCatalog
+
+/// Why a store operation failed; each case says what to do about it.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No place or collection has this id.
+    case notFound(type: String, id: String)
+    /// The entity's revision does not satisfy the edit's precondition; `current` is `nil` when it does not exist.
+    case preconditionFailed(type: String, id: String, current: Int64?)
+    /// The edit would make the catalog invalid.
+    case invalidCatalog(CatalogError)
+    /// The edit is malformed.
+    case invalid(reason: String)
+    /// The edit conflicts with the stored state (the last photo, a label in use, a non-empty store, …).
+    case conflict(reason: String)
+    /// Another process holds the store for writing.
+    case busy(path: String, holder: Int32?)
+    /// The store was written by a newer Glimpse.
+    case schemaTooNew(path: String, found: Int, supported: Int)
+    /// The store file is damaged.
+    case corrupt(path: String, reason: String)
+    /// The store could not be read or written.
+    case io(path: String, reason: String)
+
+    /// A sentence saying what is wrong and what to do.
+    public var description: String {
+        switch self {
+        case let .notFound(type, id):
+            "no \(type) has id '\(id)'; `glimpse catalog show` lists the store's contents"
+        case let .preconditionFailed(type, id, current):
+            if let current {
+                "\(type) '\(id)' is at revision \(current), not the one the edit expected; read it again and retry"
+            } else {
+                "\(type) '\(id)' does not exist, and the edit expected it to; read the catalog again and retry"
+            }
+        case let .invalidCatalog(error):
+            error.description
+        case let .invalid(reason):
+            "invalid edit: \(reason)"
+        case let .conflict(reason):
+            reason
+        case let .busy(path, holder):
+            "the store \(path) is in use by a running daemon"
+                + (holder.map { " (pid \($0))" } ?? "") + "; edit through its socket with --socket"
+        case let .schemaTooNew(path, found, supported):
+            "the store \(path) has schema version \(found), newer than this build's \(supported); use a newer glimpse"
+        case let .corrupt(path, reason):
+            "the store \(path) is damaged (\(reason)); restore it from a backup or re-import with `glimpse catalog import --replace`"
+        case let .io(path, reason):
+            "cannot use the store \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+public import GlimpseCatalog
+public import GlimpseVision
+
+/// A catalog as a store holds it: the definition, with revisions and the photos' content addresses.
+public struct StoredCatalog: Sendable, Equatable {
+    /// The store's id, a UUID made when the store was created.
+    public var storeID: String
+    /// The sequence number of the last change; 0 for a store never changed.
+    public var sequence: Int64
+    /// The label vocabulary, in order.
+    public var labels: [String]
+    /// The label vocabulary's revision.
+    public var labelsRevision: Int64
+    /// The places, in order.
+    public var places: [StoredPlace]
+    /// The collections, in order.
+    public var collections: [StoredCollection]
+
+    /// Creates a stored catalog from parts.
+    public init(
+        storeID: String, sequence: Int64, labels: [String], labelsRevision: Int64, places: [StoredPlace],
+        collections: [StoredCollection]
+    ) {
+        self.storeID = storeID
+        self.sequence = sequence
+        self.labels = labels
+        self.labelsRevision = labelsRevision
+        self.places = places
+        self.collections = collections
+    }
+
+    /// The exchange form, as `catalog.json` writes it.
+    public var definition: CatalogDefinition {
+        CatalogDefinition(labels: labels, places: places.map(\.definition), collections: collections.map(\.definition))
+    }
+
+    /// The bytes a store-backed catalog's snapshot id is derived from: `"<storeID>:<sequence>"`.
+    public var identity: [UInt8] { Array("\(storeID):\(sequence)".utf8) }
+
+    /// The validated ``Catalog`` whose photo paths point into `photoFolder`, the store's materialised
+    /// photo folder (files named by ``StoredPhoto/fileName``).
+    ///
+    /// - Throws: ``CatalogError`` when the stored catalog does not validate (the store validates every
+    ///   edit, so this means a damaged store) or, with `checkPhotos`, a photo file is missing.
+    public func catalog(photoFolder: String, checkPhotos: Bool = false) throws(CatalogError) -> Catalog {
+        var files: [String: [String: String]] = [:]
+        for place in places {
+            var byName: [String: String] = [:]
+            for photo in place.photos { byName[photo.name] = photo.fileName }
+            files[place.definition.id] = byName
+        }
+        return try Catalog(
+            definition: definition, directory: photoFolder, identity: identity, checkPhotos: checkPhotos
+        ) { place, photo in
+            photoFolder + "/" + (files[place.id]?[photo.image] ?? photo.image)
+        }
+    }
+}
+
+/// A place as a store holds it.
+public struct StoredPlace: Sendable, Equatable {
+    /// The place's fields; `photos` are the stored photos' names and credits, in order.
+    public var definition: PlaceDefinition
+    /// Bumps on every change of the place's stored state (fields, photos, collections listed).
+    public var revision: Int64
+    /// The stored photos, aligned with `definition.photos`.
+    public var photos: [StoredPhoto]
+
+    /// Creates a stored place.
+    public init(definition: PlaceDefinition, revision: Int64, photos: [StoredPhoto]) {
+        self.definition = definition
+        self.revision = revision
+        self.photos = photos
+    }
+}
+
+/// A photo as a store holds it (without its bytes: ``CatalogStore/photoBytes(sha256:)`` reads them).
+public struct StoredPhoto: Sendable, Equatable {
+    /// The SHA-256 of the bytes, lowercase hex: the photo's content address.
+    public var sha256: String
+    /// The path relative to a catalog folder, as in `catalog.json`, such as `photos/040-eiffel-tower.jpg`.
+    public var name: String
+    /// Who made the photo, when known.
+    public var credit: PhotoCredit?
+    /// The size of the bytes.
+    public var byteCount: Int
+    /// The features, when stored under the key asked for; `nil` when stored under another or never.
+    public var features: ImageFeatures?
+
+    /// Creates a stored photo.
+    public init(sha256: String, name: String, credit: PhotoCredit?, byteCount: Int, features: ImageFeatures?) {
+        self.sha256 = sha256
+        self.name = name
+        self.credit = credit
+        self.byteCount = byteCount
+        self.features = features
+    }
+
+    /// The file name in a store's photo folder: the SHA-256 and the name's extension (`.jpg` when it has none).
+    public var fileName: String { sha256 + "." + Self.fileExtension(of: name) }
+
+    /// The lowercase extension of `name`, `jpg` when it has none.
+    static func fileExtension(of name: String) -> String {
+        let ext = (name as NSString).pathExtension.lowercased()
+        return ext.isEmpty || ext.count > 8 || !ext.allSatisfy({ $0.isLetter || $0.isNumber }) ? "jpg" : ext
+    }
+}
+
+/// A collection as a store holds it; its members are the places that list it.
+public struct StoredCollection: Sendable, Equatable {
+    /// The collection's fields.
+    public var definition: CollectionDefinition
+    /// Bumps on every change of the collection's fields.
+    public var revision: Int64
+
+    /// Creates a stored collection.
+    public init(definition: CollectionDefinition, revision: Int64) {
+        self.definition = definition
+        self.revision = revision
+    }
+}

@@ -1,0 +1,196 @@
+public import Foundation
+import GlimpseCatalog
+import GlimpseFiles
+public import GlimpseStore
+public import GlimpseVision
+import GRDB
+
+/// The catalog store in one SQLite file (WAL, `synchronous=FULL`, foreign keys on), with a writer's
+/// lock beside it (`<path>.lock`) and its photos materialised in `<path>.photos/`.
+///
+/// A store opened for writing holds an exclusive advisory lock for its life: the daemon holds it while
+/// it serves, and `glimpse catalog` edits take it too, so two processes never write one store at cross
+/// purposes. Opened for reading, it takes no lock and never writes.
+public final class SQLiteCatalogStore: CatalogStore {
+    /// How a store is opened.
+    public enum Mode: Sendable {
+        /// Reads and writes; takes the writer's lock, and runs migrations.
+        case write
+        /// Reads only; no lock; the schema must be current.
+        case read
+    }
+
+    /// The database file's path.
+    public let path: String
+    /// The store's id, made when it was created.
+    public let storeID: String
+    /// The schema version (``SQLiteSchema/version`` once open).
+    public let schemaVersion: Int
+    let queue: DatabaseQueue
+    private let lock: FileLock?
+
+    /// Where the store lives when no path is given: `$GLIMPSE_STORE`, else
+    /// `$XDG_DATA_HOME/glimpse/catalog.sqlite`, else `~/.local/share/glimpse/catalog.sqlite`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let path = environment["GLIMPSE_STORE"], !path.isEmpty { return path }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/glimpse/catalog.sqlite" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/glimpse/catalog.sqlite"
+    }
+
+    /// Opens the store at `path`: takes the writer's lock (in ``Mode/write``), runs the migrations and a
+    /// quick integrity check.
+    ///
+    /// - Parameter create: make the file (and its folder) when missing; otherwise a missing file is an error.
+    /// - Throws: ``StoreError/busy(path:holder:)`` at once when another process holds the store for
+    ///   writing, ``StoreError/schemaTooNew(path:found:supported:)``, ``StoreError/corrupt(path:reason:)``
+    ///   when the integrity check fails, ``StoreError/io(path:reason:)`` otherwise.
+    public static func open(path: String, create: Bool = false, mode: Mode = .write) throws(StoreError) -> SQLiteCatalogStore {
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists {
+            guard create, mode == .write else {
+                throw .io(path: path, reason: "there is no store there; create one with `glimpse catalog import FOLDER --store \(path)`")
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            } catch {
+                throw .io(path: path, reason: "cannot create its folder: \(error.localizedDescription)")
+            }
+        }
+        var lock: FileLock?
+        if mode == .write {
+            do throws(FileLock.Failure) {
+                lock = try FileLock.acquire(path + ".lock")
+            } catch {
+                switch error {
+                case .held(_, let holder): throw .busy(path: path, holder: holder)
+                case .failed(let lockPath, let reason): throw .io(path: lockPath, reason: reason)
+                }
+            }
+        }
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let (storeID, version) = try queue.writeWithoutTransaction { db throws -> (String, Int) in
+                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                guard check == ["ok"] else {
+                    throw StoreError.corrupt(path: path, reason: check.prefix(3).joined(separator: "; "))
+                }
+                if mode == .write { _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+                let found = try SQLiteSchema.currentVersion(db)
+                guard found <= SQLiteSchema.version else {
+                    throw StoreError.schemaTooNew(path: path, found: found, supported: SQLiteSchema.version)
+                }
+                if found < SQLiteSchema.version {
+                    guard mode == .write else {
+                        throw StoreError.io(path: path, reason: "its schema is version \(found); open it for writing "
+                            + "once (any `glimpse catalog` edit, or the daemon) to bring it to \(SQLiteSchema.version)")
+                    }
+                    try db.inTransaction {
+                        try SQLiteSchema.migrate(db, from: found, storeID: UUID().uuidString.lowercased())
+                        return .commit
+                    }
+                }
+                let id = try String.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'store_id'") ?? ""
+                return (id, SQLiteSchema.version)
+            }
+            return SQLiteCatalogStore(path: path, queue: queue, lock: lock, storeID: storeID, schemaVersion: version)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    private init(path: String, queue: DatabaseQueue, lock: FileLock?, storeID: String, schemaVersion: Int) {
+        self.path = path
+        self.queue = queue
+        self.lock = lock
+        self.storeID = storeID
+        self.schemaVersion = schemaVersion
+    }
+
+    /// Maps a GRDB or store error thrown inside a database access to a ``StoreError``.
+    static func storeError(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                return .corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .io(path: path, reason: "the database is locked by another process; retry")
+            default:
+                return .io(path: path, reason: error.message ?? "\(error.resultCode)")
+            }
+        }
+        return .io(path: path, reason: String(describing: error))
+    }
+
+    /// Runs `body` in a write transaction, mapping its errors.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await queue.write(body)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Runs `body` on a consistent snapshot, mapping its errors.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await queue.read(body)
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    // MARK: - CatalogStore
+
+    /// Everything but the photos' bytes (see ``CatalogStore/read(featuresKey:)``).
+    public func read(featuresKey: String?) async throws(StoreError) -> StoredCatalog {
+        let storeID = self.storeID
+        return try await read { db in
+            try StoreRows(db).catalog(storeID: storeID, features: featuresKey.map { .key($0) } ?? .none)
+        }
+    }
+
+    /// The bytes of the photo with this SHA-256.
+    public func photoBytes(sha256: String) async throws(StoreError) -> [UInt8] {
+        let data = try await read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM photo_contents WHERE sha256 = ?", arguments: [sha256])
+        }
+        guard let data else { throw .notFound(type: "photo", id: sha256) }
+        return [UInt8](data)
+    }
+
+    /// Stores re-extracted features of a photo; the sequence number does not change.
+    public func storeFeatures(_ features: ImageFeatures, sha256: String, featuresKey: String) async throws(StoreError) {
+        let blob = Data(FeatureCoding.encode(features))
+        let updated = try await write { db in
+            try db.execute(sql: "UPDATE photo_contents SET features = ?, features_key = ? WHERE sha256 = ?",
+                           arguments: [blob, featuresKey, sha256])
+            return db.changesCount
+        }
+        if updated == 0 { throw .notFound(type: "photo", id: sha256) }
+    }
+
+    /// The change log after `sequence`, oldest first.
+    public func changes(after sequence: Int64) async throws(StoreError) -> [CatalogChange] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT sequence, at_ms, kind, entity_type, entity_id FROM changes "
+                + "WHERE sequence > ? ORDER BY sequence", arguments: [sequence]).map { row in
+                CatalogChange(sequence: row[0], at: Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000),
+                              kind: row[2], entityType: row[3], entityID: row[4])
+            }
+        }
+    }
+
+    /// Applies `edit` in one transaction, validated inside it against the stored state.
+    public func apply(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit {
+        try await write { db in try EditTransaction(db).apply(edit) }
+    }
+}

@@ -36,7 +36,7 @@ package enum EditRules {
         }
         let single = CatalogDefinition(labels: vocabulary, places: [place], collections: collections)
         do throws(CatalogError) {
-            _ = try Catalog(definition: single, directory: "", identity: [], checkPhotos: false) { _, photo in photo.image }
+            _ = try Catalog(definition: single, directory: "", identity: [], checkPhotos: false) { place, index in place.photos[index].image }
         } catch {
             throw .invalidCatalog(error)
         }
@@ -46,7 +46,7 @@ package enum EditRules {
     package static func checkCollection(_ collection: CollectionDefinition) throws(StoreError) {
         let single = CatalogDefinition(labels: [], places: [], collections: [collection])
         do throws(CatalogError) {
-            _ = try Catalog(definition: single, directory: "", identity: [], checkPhotos: false) { _, photo in photo.image }
+            _ = try Catalog(definition: single, directory: "", identity: [], checkPhotos: false) { place, index in place.photos[index].image }
         } catch {
             throw .invalidCatalog(error)
         }
@@ -57,7 +57,7 @@ package enum EditRules {
         if labels.contains("") { throw .invalid(reason: "the label vocabulary holds an empty label; remove it") }
         let single = CatalogDefinition(labels: labels, places: [], collections: [])
         do throws(CatalogError) {
-            _ = try Catalog(definition: single, directory: "", identity: [], checkPhotos: false) { _, photo in photo.image }
+            _ = try Catalog(definition: single, directory: "", identity: [], checkPhotos: false) { place, index in place.photos[index].image }
         } catch {
             throw .invalidCatalog(error)
         }
@@ -69,7 +69,7 @@ package enum EditRules {
             throw .invalid(reason: "\(definition.places.count) places but photos for \(photos.count)")
         }
         do throws(CatalogError) {
-            _ = try Catalog(definition: definition, directory: "", identity: [], checkPhotos: false) { _, photo in photo.image }
+            _ = try Catalog(definition: definition, directory: "", identity: [], checkPhotos: false) { place, index in place.photos[index].image }
         } catch {
             throw .invalidCatalog(error)
         }

@@ -44,16 +44,14 @@ public struct StoredCatalog: Sendable, Equatable {
     /// - Throws: ``CatalogError`` when the stored catalog does not validate (the store validates every
     ///   edit, so this means a damaged store) or, with `checkPhotos`, a photo file is missing.
     public func catalog(photoFolder: String, checkPhotos: Bool = false) throws(CatalogError) -> Catalog {
-        var files: [String: [String: String]] = [:]
-        for place in places {
-            var byName: [String: String] = [:]
-            for photo in place.photos { byName[photo.name] = photo.fileName }
-            files[place.definition.id] = byName
-        }
+        var files: [String: [String]] = [:]
+        files.reserveCapacity(places.count)
+        for place in places { files[place.definition.id] = place.photos.map(\.fileName) }
         return try Catalog(
             definition: definition, directory: photoFolder, identity: identity, checkPhotos: checkPhotos
-        ) { place, photo in
-            photoFolder + "/" + (files[place.id]?[photo.image] ?? photo.image)
+        ) { place, index in
+            let stored = files[place.id] ?? []
+            return photoFolder + "/" + (index < stored.count ? stored[index] : place.photos[index].image)
         }
     }
 }

@@ -184,7 +184,8 @@ let package = Package(
         .target(
             name: "GlimpseEngine",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
+                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseStore", "GlimpseVision",
             ],
             swiftSettings: swiftSettings
         ),
@@ -195,7 +196,7 @@ let package = Package(
             name: "GlimpseServer",
             dependencies: [
                 "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
-                "GlimpseIntents", "GlimpseWire",
+                "GlimpseIntents", "GlimpseStore", "GlimpseVision", "GlimpseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

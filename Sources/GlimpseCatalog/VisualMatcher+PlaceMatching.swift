@@ -145,13 +145,6 @@ extension Catalog {
         } else {
             return nil
         }
-        let absolute = URL(fileURLWithPath: directory).standardizedFileURL.path
-        // A stable name for the folder's path (Swift's Hasher is seeded per process).
-        var hash = FNV1a64()
-        hash.add(absolute.utf8)
-        let name = String(URL(fileURLWithPath: absolute).lastPathComponent.unicodeScalars.map {
-            CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_"
-        }.prefix(64))
-        return folder + "/features-\(name)-" + hash.hex + ".glfeat"
+        return folder + "/features-" + FolderTag.of(directory) + ".glfeat"
     }
 }

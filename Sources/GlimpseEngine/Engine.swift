@@ -77,7 +77,7 @@ public final class Engine: Sendable {
         return try await load(configuration, catalog: catalog, features: nil)
     }
 
-    /// Loads the models `configuration` names and serves `catalog`, whose reference features a catalog
+    /// Loads the models `configuration` names (unless `models` are given) and serves `catalog`, whose reference features a catalog
     /// store already holds: `features` by reference key (``Catalog/referenceKey(placeID:photoPath:)``),
     /// extracted with this configuration's settings. A photo missing from `features` is extracted from
     /// its file. With `features` `nil`, every photo's features come from the feature cache or are
@@ -85,15 +85,12 @@ public final class Engine: Sendable {
     ///
     /// - Throws: ``EngineError`` naming the file at fault.
     public static func load(
-        _ configuration: EngineConfiguration, catalog: Catalog, features: [String: ImageFeatures]?
+        _ configuration: EngineConfiguration, catalog: Catalog, features: [String: ImageFeatures]?,
+        models given: EngineModels? = nil
     ) async throws(EngineError) -> Engine {
-        let directory = configuration.catalogDirectory
-        var printer: FeaturePrinterPool?
-        if configuration.matchesPictures || configuration.labelModel != .off {
-            printer = try loadPrinter(configuration.featurePrintModel, catalogDirectory: directory)
-        }
-        let labeler = try loadLabeler(configuration.labelModel, catalogDirectory: directory, printer: printer)
-        if !configuration.matchesPictures && labeler == nil { printer = nil }
+        let models: EngineModels
+        if let given { models = given } else { models = try EngineModels.load(configuration) }
+        let printer = models.featurePrinter, labeler = models.labeler
         let store = SnapshotStore(cursorKey: configuration.cursorKey)
         let generation: Generation
         if let features {
@@ -274,7 +271,7 @@ public final class Engine: Sendable {
         return out
     }
 
-    private static func loadPrinter(
+    static func loadPrinter(
         _ choice: ModelChoice, catalogDirectory: String
     ) throws(EngineError) -> FeaturePrinterPool? {
         let explicit: String?
@@ -290,7 +287,7 @@ public final class Engine: Sendable {
         }
     }
 
-    private static func loadLabeler(
+    static func loadLabeler(
         _ choice: ModelChoice, catalogDirectory: String, printer: FeaturePrinterPool?
     ) throws(EngineError) -> LabelPredictor? {
         let path: String

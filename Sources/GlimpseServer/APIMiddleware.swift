@@ -1,5 +1,7 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseEngine
+import GlimpseStore
 import GlimpseIntents
 import HTTPTypes
 import Hummingbird
@@ -92,6 +94,24 @@ struct APIMiddleware: RouterMiddleware {
             }
         case let error as EntityQueryError:
             return .badRequest("bad_query", error.description)
+        case let error as LiveCatalogError:
+            switch error {
+            case .store(let error): return apiError(for: error)
+            case .engine(let error):
+                return APIError(
+                    .internalServerError, code: "edit_not_served",
+                    message: "the edit is stored but this daemon could not serve it (\(error)); restart the daemon, "
+                        + "which serves the store's state")
+            }
+        case let error as StoreError:
+            switch error {
+            case .notFound: return .notFound("no_such_entity", error.description)
+            case .preconditionFailed: return APIError(.preconditionFailed, code: "precondition_failed", message: error.description)
+            case .invalid, .invalidCatalog: return APIError(.unprocessableContent, code: "invalid_edit", message: error.description)
+            case .conflict: return APIError(.conflict, code: "edit_conflict", message: error.description)
+            case .busy, .schemaTooNew, .corrupt, .io:
+                return APIError(.serviceUnavailable, code: "store_unavailable", message: error.description)
+            }
         case let error as UnknownEntityTypeError:
             return .badRequest("unknown_type", error.description)
         case is CancellationError:

@@ -93,7 +93,7 @@ public enum ReferenceLoader {
         } catch {
             throw .referencePhoto(path: path, reason: error.description)
         }
-        return try features(of: image, name: path, configuration: configuration, printer: printer)
+        return try features(ofDecoded: image, name: path, configuration: configuration, printer: printer)
     }
 
     /// The features of a photo held in memory, exactly as ``features(ofPhotoAt:configuration:printer:)``
@@ -112,12 +112,16 @@ public enum ReferenceLoader {
         } catch {
             throw .referencePhoto(path: name, reason: error.description)
         }
-        return try features(of: image, name: name, configuration: configuration, printer: printer)
+        return try features(ofDecoded: image, name: name, configuration: configuration, printer: printer)
     }
 
-    /// Extracts the features of a decoded reference photo (and its feature print, with a `printer`).
-    private static func features(
-        of image: PixelBuffer, name: String, configuration: VisionConfiguration, printer: (any FeaturePrinting)?
+    /// Extracts the features of a reference photo already decoded at ``VisionConfiguration/maxLongSide``
+    /// (and its feature print, with a `printer`); `name` stands for it in errors.
+    ///
+    /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when its feature print cannot be computed.
+    public static func features(
+        ofDecoded image: PixelBuffer, name: String, configuration: VisionConfiguration = .default,
+        printer: (any FeaturePrinting)? = nil
     ) throws(VisionError) -> ImageFeatures {
         let features = FeatureExtractor.extract(from: image, configuration: configuration)
         guard let printer else { return features }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
+import GlimpseCatalog
 import GlimpseEngine
+import GlimpseImage
+import GlimpseStore
+import GlimpseStoreSQLite
 import GlimpseServer
 import Logging
 
@@ -10,13 +14,18 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve visual search over HTTP/1.1 on a Unix domain socket.",
         discussion: """
-            Loads the catalog once, then answers POST /v1/query and the entity routes (see docs/api.md) \
-            until SIGTERM or SIGINT, which stop accepting, finish in-flight requests and remove the socket. \
-            Requests still waiting when --shutdown-grace runs out are answered 503 with Retry-After.
+            Serves a catalog store (--store; by default one per --catalog folder, created and filled from \
+            the folder when empty, and filled again when the folder changed while the store was not \
+            edited), and answers POST /v1/query, the entity routes and the catalog-edit routes (see \
+            docs/api.md) until SIGTERM or SIGINT, which stop accepting, finish in-flight requests and \
+            remove the socket. Requests still waiting when --shutdown-grace runs out are answered 503 with \
+            Retry-After. Edits are taken from the daemon's own user, or the peers --admin-uid and \
+            --admin-gid name; --read-only refuses them all; --no-store serves the folder as it is.
 
             Exit status: 0 after a clean stop; 64 for a bad option or a socket path that is too long; \
             65 for an invalid catalog; 66 for a missing catalog; 69 when a daemon is already running on \
-            the path or something that is not a socket is there; 74 when the socket cannot be set up.
+            the path or something that is not a socket is there, or another process holds the store; \
+            74 when the socket or the store cannot be set up.
             """
     )
 
@@ -24,6 +33,24 @@ struct ServeCommand: AsyncParsableCommand {
     var socket: String?
 
     @OptionGroup var engine: EngineOptions
+
+    @Option(help: """
+        The catalog store (a SQLite file) to serve and edit. Default: $GLIMPSE_STORE, else \
+        stores/<folder>-<hash>.sqlite in $XDG_DATA_HOME/glimpse (~/.local/share/glimpse) for the --catalog folder.
+        """)
+    var store: String?
+
+    @Flag(help: "Serve the --catalog folder as it is, without a store: nothing can be edited.")
+    var noStore = false
+
+    @Option(help: "Allow this user id to edit the catalog (repeatable; default: only the daemon's own user).")
+    var adminUid: [UInt32] = []
+
+    @Option(help: "Allow this group id, primary or supplementary, to edit the catalog (repeatable).")
+    var adminGid: [UInt32] = []
+
+    @Flag(help: "Refuse every catalog edit with 403.")
+    var readOnly = false
 
     @Option(help: "The socket's permission bits, in octal.")
     var socketMode: String = "660"
@@ -105,35 +132,110 @@ struct ServeCommand: AsyncParsableCommand {
             socketMode: UInt32(socketMode, radix: 8) ?? 0o660,
             limits: limits,
             peerPolicy: PeerPolicy(allowedUIDs: Set(allowUid), allowedGIDs: Set(allowGid)),
-            shutdownGracePeriod: .seconds(shutdownGrace)
+            shutdownGracePeriod: .seconds(shutdownGrace),
+            adminPolicy: adminUid.isEmpty && adminGid.isEmpty
+                ? PeerPolicy(allowedUIDs: [getuid()]) : PeerPolicy(allowedUIDs: Set(adminUid), allowedGIDs: Set(adminGid)),
+            readOnly: readOnly
         )
         do {
             // Refuse a live daemon, a non-socket or a too-long path before the slow catalog load.
             try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
             let start = ContinuousClock.now
             let loaded: Engine
-            do {
-                loaded = try await engine.load()
-            } catch {
-                FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
-                throw ExitCode(error.isMissingFile ? 66 : 65)
+            var editor: (any CatalogEditService)?
+            var served = "catalog folder \(engine.catalog) (read-only)"
+            if noStore {
+                do {
+                    loaded = try await engine.load()
+                } catch {
+                    FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
+                    throw ExitCode(error.isMissingFile ? 66 : 65)
+                }
+            } else {
+                let (live, path) = try await openStore(logger: logger)
+                loaded = live.engine
+                editor = LiveCatalogEditService(
+                    live: live, storeKind: "sqlite",
+                    limits: DecodingLimits(maxInputBytes: limits.maxBodyBytes, maxPixels: limits.maxDecodePixels))
+                served = "store \(path) (sequence \(await live.sequence))"
             }
             let service = CatalogSearchService(engine: loaded)
             logger.info(
                 "catalog loaded",
                 metadata: [
-                    "catalog": "\(engine.catalog)", "places": "\(service.placeCount)",
+                    "catalog": "\(served)", "places": "\(service.placeCount)",
                     "collections": "\(service.collectionCount)",
                     "labels": "\(loaded.labeler == nil ? "from matched places only (no label model)" : "label model")",
                     "featureprint": "\(loaded.featurePrinter == nil ? "off" : "on")",
                     "took": "\(ContinuousClock.now - start)",
                 ]
             )
-            let server = try GlimpseServer(configuration: configuration, service: service, logger: logger)
+            let server = try GlimpseServer(configuration: configuration, service: service, editor: editor, logger: logger)
             try await server.runUntilSignalled(logger: logger)
         } catch let error as GlimpseServerError {
             FileHandle.standardError.write(Data("glimpse serve: \(error.message)\n".utf8))
             throw ExitCode(Self.exitStatus(for: error.code))
+        }
+    }
+
+    /// Opens the store (creating it, and filling it from the --catalog folder as ``StoreSeeding`` says)
+    /// and starts the live catalog on it; failures print a sentence and exit with a sysexits status.
+    private func openStore(logger: Logger) async throws -> (live: LiveCatalog, path: String) {
+        let configuration = engine.configuration()
+        let path = store ?? SQLiteCatalogStore.defaultPath(catalogDirectory: engine.catalog)
+        func fail(_ error: any CustomStringConvertible, status: Int32) -> ExitCode {
+            FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
+            return ExitCode(status)
+        }
+        let opened: SQLiteCatalogStore
+        do {
+            opened = try SQLiteCatalogStore.open(path: path, create: true)
+        } catch {
+            switch error {
+            case .busy: throw fail(error, status: 69)
+            case .corrupt, .schemaTooNew: throw fail(error, status: 65)
+            default: throw fail(error, status: 74)
+            }
+        }
+        let models: EngineModels
+        do { models = try EngineModels.load(configuration) } catch {
+            throw fail(error, status: error.isMissingFile ? 66 : 65)
+        }
+        if store == nil || FileManager.default.fileExists(atPath: engine.catalog + "/" + Catalog.fileName) {
+            do {
+                let outcome = try await StoreSeeding.seed(
+                    opened, from: engine.catalog, refresh: store == nil, models: models,
+                    featureCache: configuration.featureCache)
+                switch outcome {
+                case .imported(let sequence), .reimported(let sequence):
+                    logger.info("store filled from the catalog folder", metadata: [
+                        "store": "\(path)", "folder": "\(engine.catalog)", "sequence": "\(sequence)"])
+                case .storeEdited(let sequence):
+                    logger.info("serving the store as edited; the catalog folder is not read again", metadata: [
+                        "store": "\(path)", "folder": "\(engine.catalog)", "sequence": "\(sequence)"])
+                case .upToDate:
+                    break
+                }
+            } catch {
+                let status: Int32
+                switch error {
+                case .invalidCatalog(.unreadable): status = 66
+                case .invalidCatalog, .invalid: status = 65
+                default: status = 74
+                }
+                throw fail(error, status: status)
+            }
+        }
+        do {
+            let live = try await LiveCatalog.open(
+                store: opened, photoFolder: PhotoFolder(path: opened.photoFolder), configuration: configuration,
+                models: models)
+            return (live, path)
+        } catch {
+            switch error {
+            case .engine(let error): throw fail(error, status: error.isMissingFile ? 66 : 65)
+            case .store(let error): throw fail(error, status: 74)
+            }
         }
     }
 

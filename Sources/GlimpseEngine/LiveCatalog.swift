@@ -1,0 +1,216 @@
+public import GlimpseCatalog
+public import GlimpseImage
+public import GlimpseStore
+public import GlimpseVision
+import Foundation
+
+/// A catalog served from a catalog store and edited while it serves.
+///
+/// Every edit is applied to the store first, in one durable transaction; then the engine is given the
+/// new catalog (``Engine/update(to:features:)``: the matcher gains and loses references without a
+/// rebuild); only then does ``apply(_:)`` return. So an edit that returned is durable and the next
+/// query sees it; a query already running finishes on the snapshot it started with, and a cursor keeps
+/// paging its own snapshot while the engine's ``Engine/store`` keeps it. Edits apply one at a time.
+public actor LiveCatalog {
+    /// The pipeline that serves the catalog.
+    public nonisolated let engine: Engine
+    /// Where the catalog lives.
+    public nonisolated let store: any CatalogStore
+    /// Where the store's photos are materialised as files, for the catalog's photo paths.
+    public nonisolated let photoFolder: PhotoFolder
+    /// The store's id, fixed at its creation.
+    public nonisolated let storeID: String
+    /// The key the engine's reference features are stored under.
+    public nonisolated let featuresKey: String
+    /// The store's last change the engine serves.
+    public private(set) var sequence: Int64
+    private var definition: CatalogDefinition
+    private var places: [String: StoredPlace]
+    private var collections: [String: StoredCollection]
+    private var labelsRevision: Int64
+
+    /// What one edit did, once it is durable and visible.
+    public struct Outcome: Sendable {
+        /// What the store reports.
+        public let applied: AppliedEdit
+        /// The snapshot queries run against now.
+        public let snapshotID: String
+        /// From the store's commit to the engine's publication of the new snapshot (`nil` when nothing changed).
+        public let commitToVisible: Duration?
+    }
+
+    /// Loads the models `configuration` names (unless `models` are given), reads the catalog `store` holds, writes its photos into
+    /// `photoFolder`, and starts the engine on it. Photos whose features were stored under another key
+    /// (other extraction settings or another feature-print model) are extracted again and the features
+    /// written back, so the next start reads them.
+    ///
+    /// - Throws: ``LiveCatalogError`` naming what could not be read or loaded.
+    public static func open(
+        store: any CatalogStore, photoFolder: PhotoFolder, configuration: EngineConfiguration,
+        models given: EngineModels? = nil
+    ) async throws(LiveCatalogError) -> LiveCatalog {
+        let models: EngineModels
+        if let given { models = given } else {
+            do { models = try EngineModels.load(configuration) } catch { throw .engine(error) }
+        }
+        let key = models.featuresKey
+        let stored: StoredCatalog
+        let catalog: Catalog
+        do throws(StoreError) {
+            stored = try await store.read(featuresKey: key)
+            try await photoFolder.materialize(stored.places, from: store)
+        } catch {
+            throw .store(error)
+        }
+        do throws(CatalogError) {
+            catalog = try stored.catalog(photoFolder: photoFolder.path)
+        } catch {
+            throw .store(.invalidCatalog(error))
+        }
+        var features: [String: ImageFeatures] = [:]
+        var missing: [(key: String, placeID: String, path: String)] = []
+        var shaOf: [String: String] = [:]
+        for place in stored.places {
+            for photo in place.photos {
+                let path = photoFolder.file(for: photo)
+                let reference = Catalog.referenceKey(placeID: place.definition.id, photoPath: path)
+                if let known = photo.features {
+                    features[reference] = known
+                } else {
+                    missing.append((reference, place.definition.id, path))
+                    shaOf[reference] = photo.sha256
+                }
+            }
+        }
+        if configuration.matchesPictures, !missing.isEmpty {
+            let extracted: [String: ImageFeatures]
+            do {
+                extracted = try Engine.extract(missing, configuration: configuration.vision, printer: models.featurePrinter)
+            } catch {
+                throw .engine(error)
+            }
+            for (reference, made) in extracted {
+                features[reference] = made
+                guard let sha = shaOf[reference] else { continue }
+                do { try await store.storeFeatures(made, sha256: sha, featuresKey: key) } catch { throw .store(error) }
+            }
+        }
+        let engine: Engine
+        do {
+            engine = try await Engine.load(configuration, catalog: catalog, features: features, models: models)
+        } catch {
+            throw .engine(error)
+        }
+        return LiveCatalog(engine: engine, store: store, photoFolder: photoFolder, featuresKey: key, stored: stored)
+    }
+
+    private init(engine: Engine, store: any CatalogStore, photoFolder: PhotoFolder, featuresKey: String, stored: StoredCatalog) {
+        self.engine = engine
+        self.store = store
+        self.photoFolder = photoFolder
+        self.storeID = stored.storeID
+        self.featuresKey = featuresKey
+        self.sequence = stored.sequence
+        self.definition = stored.definition
+        self.places = Dictionary(stored.places.map { ($0.definition.id, $0.withoutFeatures) }, uniquingKeysWith: { $1 })
+        self.collections = Dictionary(stored.collections.map { ($0.definition.id, $0) }, uniquingKeysWith: { $1 })
+        self.labelsRevision = stored.labelsRevision
+    }
+
+    // MARK: - Reading
+
+    /// The place as stored (without its photos' features), or `nil`.
+    public func place(id: String) -> StoredPlace? { places[id] }
+
+    /// The collection as stored, or `nil`.
+    public func collection(id: String) -> StoredCollection? { collections[id] }
+
+    /// The label vocabulary and its revision.
+    public var labels: (labels: [String], revision: Int64) { (definition.labels, labelsRevision) }
+
+    // MARK: - Editing
+
+    /// The photo `bytes` as the store takes it: decoded at the reference size with `limits`, its
+    /// features extracted with the engine's settings and feature printer.
+    ///
+    /// CPU-bound (tens of milliseconds); runs on the caller's thread, outside the edit queue.
+    /// - Throws: the decoder's error for bytes that are not a usable picture; ``VisionError`` when the
+    ///   feature print fails.
+    public nonisolated func newPhoto(
+        bytes: [UInt8], name: String, credit: PhotoCredit?, limits: DecodingLimits
+    ) throws -> NewPhoto {
+        var options = DecodingOptions(maxDimension: engine.configuration.vision.maxLongSide)
+        options.limits = limits
+        let image = try ImageDecoder.decode(bytes, options: options).pixelBuffer
+        let features = try ReferenceLoader.features(
+            ofDecoded: image, name: name, configuration: engine.configuration.vision, printer: engine.featurePrinter)
+        return NewPhoto(bytes: bytes, name: name, credit: credit, features: features, featuresKey: featuresKey)
+    }
+
+    /// Applies `edit`: durably to the store, then to the engine. Returns once the next query sees it.
+    ///
+    /// - Throws: ``LiveCatalogError/store(_:)`` when the store refuses or fails (nothing was applied);
+    ///   ``LiveCatalogError/engine(_:)`` when the stored edit could not be served (the daemon keeps
+    ///   serving the catalog before it; a restart serves the store's state).
+    public func apply(_ edit: CatalogEdit) async throws(LiveCatalogError) -> Outcome {
+        let applied: AppliedEdit
+        do { applied = try await store.apply(edit) } catch { throw .store(error) }
+        let committed = ContinuousClock.now
+        guard applied.changed else {
+            return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: nil)
+        }
+        // Photo files are a cache: one that cannot be written now is written at the next start.
+        _ = try? await photoFolder.materialize(applied.places.values.compactMap { $0 }, from: store)
+        var changes = CatalogDefinitionChanges(labels: applied.labels)
+        var features: [String: ImageFeatures] = [:]
+        for (id, place) in applied.places {
+            changes.places.updateValue(place?.definition, forKey: id)
+            guard let place else {
+                places[id] = nil
+                continue
+            }
+            for photo in place.photos {
+                guard let made = photo.features else { continue }
+                features[Catalog.referenceKey(placeID: id, photoPath: photoFolder.file(for: photo))] = made
+            }
+            places[id] = place.withoutFeatures
+        }
+        for (id, collection) in applied.collections {
+            changes.collections.updateValue(collection?.definition, forKey: id)
+            collections[id] = collection
+        }
+        if applied.labels != nil { labelsRevision = applied.sequence }
+        definition = definition.applying(changes)
+        sequence = applied.sequence
+        let folder = photoFolder, records = places
+        do {
+            let catalog = try Catalog(
+                definition: definition, directory: folder.path, identity: Array("\(storeID):\(sequence)".utf8),
+                checkPhotos: false
+            ) { place, index in
+                let photos = records[place.id]?.photos ?? []
+                return index < photos.count ? folder.file(for: photos[index]) : folder.path + "/" + place.photos[index].image
+            }
+            let generation = try engine.update(to: catalog, features: features)
+            return Outcome(
+                applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+        } catch let error as CatalogError {
+            throw .engine(.catalog(error))
+        } catch let error as EngineError {
+            throw .engine(error)
+        } catch {
+            throw .engine(.catalog(.unreadable(path: "the catalog store", reason: "\(error)")))
+        }
+    }
+}
+
+extension StoredPlace {
+    /// The same place without its photos' features (the matcher holds those).
+    var withoutFeatures: StoredPlace {
+        StoredPlace(
+            definition: definition, revision: revision,
+            photos: photos.map {
+                StoredPhoto(sha256: $0.sha256, name: $0.name, credit: $0.credit, byteCount: $0.byteCount, features: nil)
+            })
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import GlimpseCatalog
+import GlimpseEngine
+import GlimpseImage
+import GlimpseStore
+import GlimpseVision
+import GlimpseWire
+
+/// The daemon's ``CatalogEditService``: edits from the wire to a ``LiveCatalog``.
+///
+/// Photos are decoded (with the daemon's limits) and their features extracted here, on the query
+/// thread the route runs on and before the edit queue, so a slow photo never holds up other edits;
+/// only the store's commit and the engine's update run one edit at a time.
+public struct LiveCatalogEditService: CatalogEditService {
+    /// The catalog edited.
+    public let live: LiveCatalog
+    /// What the store is (`sqlite`, `postgres`), for `GET /v1/catalog`.
+    public let storeKind: String
+    /// The decoding limits photos are held to (the daemon's pixel and byte limits).
+    public let limits: DecodingLimits
+
+    /// Edits `live`, decoding photos within `limits`.
+    public init(live: LiveCatalog, storeKind: String, limits: DecodingLimits) {
+        self.live = live
+        self.storeKind = storeKind
+        self.limits = limits
+    }
+
+    /// The longest id accepted.
+    static let maxIDLength = 128
+
+    // MARK: - Reading
+
+    public func info() async -> CatalogInfoJSON {
+        let generation = live.engine.current
+        let catalog = generation.catalog
+        return CatalogInfoJSON(
+            store: storeKind, storeID: live.storeID, sequence: await live.sequence, snapshot: generation.snapshot.id,
+            places: catalog.places.count, collections: catalog.collections.count,
+            photos: catalog.places.reduce(0) { $0 + $1.photos.count }, readOnly: false)
+    }
+
+    public func place(id: String) async throws -> StoredPlaceJSON? {
+        await live.place(id: id).map(Self.json)
+    }
+
+    public func collection(id: String) async throws -> StoredCollectionJSON? {
+        guard let stored = await live.collection(id: id) else { return nil }
+        return json(stored)
+    }
+
+    public func labels() async throws -> LabelsJSON {
+        let (labels, revision) = await live.labels
+        return LabelsJSON(labels: labels, revision: revision)
+    }
+
+    // MARK: - Editing
+
+    public func putPlace(
+        id: String, _ place: PlaceEditJSON, photos: [PhotoUpload]?, condition: EditCondition
+    ) async throws -> EditOutcome {
+        try Self.checkID(id, kind: "place")
+        let definition = PlaceDefinition(
+            id: id, name: place.name, kind: place.kind, region: place.region, continent: place.continent,
+            labels: place.labels ?? [], collections: place.collections ?? [], photos: [])
+        let made = try photos?.enumerated().map { index, upload in
+            try newPhoto(upload, placeID: id, what: "photos[\(index)]")
+        }
+        return try await apply(.putPlace(definition, photos: made, precondition: condition.store), place: id)
+    }
+
+    public func deletePlace(id: String, condition: EditCondition) async throws -> EditOutcome {
+        try await apply(.deletePlace(id: id, precondition: condition.store), place: id)
+    }
+
+    public func addPhoto(placeID: String, _ photo: PhotoUpload, condition: EditCondition) async throws -> EditOutcome {
+        let made = try newPhoto(photo, placeID: placeID, what: "the photo")
+        return try await apply(.addPhoto(placeID: placeID, photo: made, precondition: condition.store), place: placeID)
+    }
+
+    public func removePhoto(placeID: String, photoID: String, condition: EditCondition) async throws -> EditOutcome {
+        try await apply(.removePhoto(placeID: placeID, sha256: photoID, precondition: condition.store), place: placeID)
+    }
+
+    public func putCollection(
+        id: String, _ collection: CollectionEditJSON, condition: EditCondition
+    ) async throws -> EditOutcome {
+        try Self.checkID(id, kind: "collection")
+        let definition = CollectionDefinition(id: id, name: collection.name, summary: collection.summary)
+        return try await apply(
+            .putCollection(definition, members: collection.places, precondition: condition.store), collection: id)
+    }
+
+    public func deleteCollection(id: String, condition: EditCondition) async throws -> EditOutcome {
+        try await apply(.deleteCollection(id: id, precondition: condition.store), collection: id)
+    }
+
+    public func putLabels(_ labels: [String], condition: EditCondition) async throws -> EditOutcome {
+        try await apply(.setLabels(labels, precondition: condition.store))
+    }
+
+    // MARK: - Parts
+
+    /// Applies `edit` and answers with the place or collection it names as stored afterwards.
+    private func apply(_ edit: CatalogEdit, place: String? = nil, collection: String? = nil) async throws -> EditOutcome {
+        let existed: Bool
+        if let place { existed = await live.place(id: place) != nil } else if let collection {
+            existed = await live.collection(id: collection) != nil
+        } else {
+            existed = true
+        }
+        let outcome = try await live.apply(edit)
+        var result = EditResultJSON(
+            sequence: outcome.applied.sequence, snapshot: outcome.snapshotID, changed: outcome.applied.changed)
+        var revision: Int64?
+        var exists = existed
+        if let place {
+            let stored = await live.place(id: place)
+            result.place = stored.map(Self.json)
+            revision = stored?.revision
+            exists = stored != nil
+        } else if let collection {
+            let stored = await live.collection(id: collection)
+            result.collection = stored.map(json)
+            revision = stored?.revision
+            exists = stored != nil
+        } else {
+            let (labels, labelsRevision) = await live.labels
+            result.labels = labels
+            revision = labelsRevision
+        }
+        return EditOutcome(
+            result: result, created: !existed && exists && outcome.applied.changed, revision: revision,
+            commitToVisible: outcome.commitToVisible)
+    }
+
+    /// Decodes and extracts an uploaded photo, naming it `photos/<place>-<hash>.<jpg|png>` unless named.
+    private func newPhoto(_ upload: PhotoUpload, placeID: String, what: String) throws -> NewPhoto {
+        let credit = upload.credit.map {
+            PhotoCredit(author: $0.author, license: $0.license, source: $0.source, original: $0.original)
+        }
+        do {
+            var photo = try live.newPhoto(bytes: upload.bytes, name: upload.name ?? "", credit: credit, limits: limits)
+            if upload.name == nil || upload.name?.isEmpty == true {
+                let ext = ImageDecoder.format(of: upload.bytes) == .png ? "png" : "jpg"
+                photo.name = "photos/\(placeID)-\(photo.sha256.prefix(12)).\(ext)"
+            }
+            return photo
+        } catch let error as ImageDecodingError {
+            var rejected = APIError.imageRejected(error)
+            rejected.message = "\(what): " + rejected.message
+            throw rejected
+        } catch {
+            throw APIError(.unprocessableContent, code: "bad_image", message: "\(what): \(error)")
+        }
+    }
+
+    /// Refuses an id that is not kebab-case (`a-z`, `0-9`, `-`), empty, or over ``maxIDLength``.
+    static func checkID(_ id: String, kind: String) throws {
+        let valid = !id.isEmpty && id.utf8.count <= maxIDLength && !id.hasPrefix("-") && !id.hasSuffix("-")
+            && id.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d }
+        guard valid else {
+            throw APIError(
+                .unprocessableContent, code: "invalid_edit",
+                message: "\(kind) id '\(id.prefix(64))' is not kebab-case; use a-z, 0-9 and -, at most \(maxIDLength) "
+                    + "characters, such as harbour-crane")
+        }
+    }
+
+    static func json(_ place: StoredPlace) -> StoredPlaceJSON {
+        let d = place.definition
+        return StoredPlaceJSON(
+            id: d.id, name: d.name, kind: d.kind, region: d.region, continent: d.continent, labels: d.labels,
+            collections: d.collections,
+            photos: place.photos.map {
+                StoredPhotoJSON(
+                    id: $0.sha256, name: $0.name, bytes: $0.byteCount,
+                    credit: $0.credit.map {
+                        CreditJSON(author: $0.author, license: $0.license, source: $0.source, original: $0.original)
+                    })
+            },
+            revision: place.revision)
+    }
+
+    /// A collection as stored, with the places that list it in the served catalog.
+    func json(_ collection: StoredCollection) -> StoredCollectionJSON {
+        let d = collection.definition
+        return StoredCollectionJSON(
+            id: d.id, name: d.name, summary: d.summary,
+            places: live.engine.catalog.collection(id: d.id)?.places ?? [], revision: collection.revision)
+    }
+}
+
+extension EditCondition {
+    /// The store's form of the precondition.
+    var store: Precondition {
+        switch self {
+        case .none: .none
+        case .exists: .mustExist
+        case .absent: .mustNotExist
+        case .revision(let revision): .revision(revision)
+        }
+    }
+}

@@ -31,12 +31,12 @@ struct StoreOptions: ParsableArguments {
     /// The store file's path, by the default rule when not named.
     var path: String { store ?? SQLiteCatalogStore.defaultPath() }
 
-    /// Opens the store, reporting a failure as ``StoreCommandFailure``.
+    /// Opens the store; a failure is printed and becomes the exit status (``StoreCommandFailure``).
     func open(mode: SQLiteCatalogStore.Mode, create: Bool = false) throws -> SQLiteCatalogStore {
         do throws(StoreError) {
             return try SQLiteCatalogStore.open(path: path, create: create, mode: mode)
         } catch {
-            throw StoreCommandFailure(error)
+            throw StoreCommandFailure(error).exitCode
         }
     }
 }

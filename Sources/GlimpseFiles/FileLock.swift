@@ -62,7 +62,8 @@ public final class FileLock: Sendable {
     }
 
     deinit {
-        // Closing the descriptor releases the lock.
+        // Forget the holder's pid while still holding the lock, then release it by closing.
+        _ = ftruncate(descriptor, 0)
         close(descriptor)
     }
 }

@@ -9,7 +9,7 @@ struct Glimpse: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ServeCommand.self, QueryCommand.self, MatchCommand.self, EntitiesCommand.self, LabelsCommand.self,
-            DecodeCommand.self, EvalCommand.self, BenchCommand.self, ModelsCommand.self,
+            DecodeCommand.self, EvalCommand.self, BenchCommand.self, ModelsCommand.self, CatalogCommand.self,
         ]
     )
 }

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import GlimpseCatalog
+import GlimpseFeaturePrint
+import GlimpseFiles
+import GlimpseStore
+import GlimpseStoreSQLite
+import GlimpseVision
+
+/// Where an edit built by a `glimpse catalog` command goes: the store file (here), or a daemon's socket.
+protocol CatalogEditTarget {
+    /// Applies the edit and says what it did.
+    func send(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit
+}
+
+extension SQLiteCatalogStore: CatalogEditTarget {
+    func send(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit { try await apply(edit) }
+}
+
+/// What every editing command shares: the store, `--if-match`, and how features of new photos are made.
+struct CatalogEditOptions: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+
+    @Option(name: .customLong("if-match"), help: ArgumentHelp(
+        "Apply only if the entity is at this revision ('*': only if it exists).", valueName: "rev"))
+    var ifMatch: String?
+
+    @Flag(name: .customLong("if-none-match"), help: "Apply only if the entity does not exist yet.")
+    var ifNoneMatch = false
+
+    @OptionGroup var featurePrint: FeaturePrintOptions
+
+    func validate() throws {
+        if ifMatch != nil && ifNoneMatch { throw ValidationError("--if-match and --if-none-match exclude each other") }
+        if let ifMatch, ifMatch != "*", Int64(ifMatch) == nil {
+            throw ValidationError("--if-match takes a revision number or '*'")
+        }
+    }
+
+    /// The edit's precondition.
+    var precondition: Precondition {
+        if ifNoneMatch { return .mustNotExist }
+        guard let ifMatch else { return .none }
+        return Int64(ifMatch).map { .revision($0) } ?? .mustExist
+    }
+
+    /// Sends `edit` to the store file and prints what it did.
+    func send(_ edit: CatalogEdit) async throws {
+        let target = try store.open(mode: .write, create: false)
+        let applied = try await StoreCommandFailure.run { () async throws(StoreError) in try await target.send(edit) }
+        print(Self.summary(applied))
+    }
+
+    /// One line per changed entity, with its new revision.
+    static func summary(_ applied: AppliedEdit) -> String {
+        guard applied.changed else { return "unchanged (sequence \(applied.sequence))" }
+        var lines = ["sequence \(applied.sequence)"]
+        for (id, place) in applied.places.sorted(by: { $0.key < $1.key }) {
+            lines.append(place.map { "place \(id): revision \($0.revision), \($0.photos.count) photos" } ?? "place \(id): deleted")
+        }
+        for (id, collection) in applied.collections.sorted(by: { $0.key < $1.key }) {
+            lines.append(collection.map { "collection \(id): revision \($0.revision)" } ?? "collection \(id): deleted")
+        }
+        if let labels = applied.labels { lines.append("labels: \(labels.count)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Reads the photo at `path` and extracts its features as the engine does for references, with the
+    /// feature-print model when one is found.
+    func newPhoto(at path: String, name: String, credit: PhotoCredit?) throws -> NewPhoto {
+        let bytes: [UInt8]
+        do throws(FileError) {
+            bytes = try AtomicFile.readAll(path)
+        } catch {
+            throw StoreCommandFailure(.io(path: path, reason: error.reason)).exitCode
+        }
+        let extraction = try PhotoExtraction(featurePrint: featurePrint)
+        do throws(VisionError) {
+            let features = try ReferenceLoader.features(
+                ofPhotoBytes: bytes, name: path, configuration: extraction.configuration, printer: extraction.printer)
+            return NewPhoto(bytes: bytes, name: name, credit: credit, features: features, featuresKey: extraction.key)
+        } catch {
+            throw StoreCommandFailure(.invalid(reason: error.description)).exitCode
+        }
+    }
+}
+
+/// How reference features are made: the default vision settings and the feature printer the engine loads.
+struct PhotoExtraction {
+    let configuration = VisionConfiguration.default
+    let printer: FeaturePrinterPool?
+
+    init(featurePrint: FeaturePrintOptions, catalogDirectory: String? = nil) throws {
+        switch featurePrint.choice {
+        case .off:
+            printer = nil
+        case .automatic, .file:
+            let explicit: String? = if case .file(let path) = featurePrint.choice { path } else { nil }
+            do throws(FeaturePrintModelError) {
+                printer = try FeaturePrinterPool.load(explicit: explicit, catalogDirectory: catalogDirectory)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+    }
+
+    /// The key the features are stored under.
+    var key: String { FeatureCoding.key(configuration: configuration, printIdentity: printer?.featurePrintIdentity) }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import GlimpseStore
+import GlimpseStoreSQLite
+import GlimpseVision
+
+/// `glimpse catalog import DIR`: a catalog folder into the store, in one transaction.
+struct CatalogImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a catalog folder (catalog.json and its photos) into the store.",
+        discussion: """
+            The store must be empty unless --replace is given. Photo features are taken from the folder's \
+            feature cache when it is valid (as `glimpse serve --catalog DIR` leaves it), else extracted.
+            """
+    )
+
+    @Argument(help: "The catalog folder holding catalog.json.")
+    var directory: String
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Replace whatever the store holds.")
+    var replace = false
+
+    @OptionGroup var featureCache: FeatureCacheOptions
+    @OptionGroup var featurePrint: FeaturePrintOptions
+
+    func run() async throws {
+        let target = try store.open(mode: .write, create: true)
+        let extraction = try PhotoExtraction(featurePrint: featurePrint, catalogDirectory: directory)
+        let cachePath = featureCache.prepare(catalogDirectory: directory)
+        let started = ContinuousClock.now
+        let applied = try await StoreCommandFailure.run { () async throws(StoreError) in
+            try await CatalogTransfer.importFolder(
+                directory, into: target, replace: replace, featuresKey: extraction.key
+            ) { (photos) throws(VisionError) in
+                try ReferenceLoader.load(
+                    photos: photos, configuration: extraction.configuration, cachePath: cachePath, cacheIsOptional: true,
+                    threads: ProcessInfo.processInfo.activeProcessorCount, printer: extraction.printer
+                ).references.map(\.features)
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        let places = applied.places.values.compactMap { $0 }
+        print("imported \(places.count) places, \(places.reduce(0) { $0 + $1.photos.count }) photos, "
+            + "\(applied.collections.count) collections into \(target.path) (sequence \(applied.sequence)) in \(elapsed)")
+    }
+}

@@ -350,6 +350,10 @@ let package = Package(
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseEngineTests",
+                    dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
+                                   "GlimpseStore", "GlimpseStoreSQLite"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "glimpse"], swiftSettings: swiftSettings),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).
         .testTarget(name: "GlimpseFuzzCorpusTests",

@@ -117,6 +117,12 @@ public actor LiveCatalog {
         self.labelsRevision = stored.labelsRevision
     }
 
+    /// Closes the store: after this, edits fail and another process (or a reopened live catalog) may
+    /// write the store. Queries keep running on the served snapshot.
+    public func close() async {
+        await store.close()
+    }
+
     // MARK: - Reading
 
     /// The place as stored (without its photos' features), or `nil`.

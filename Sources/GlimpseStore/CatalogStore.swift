@@ -22,4 +22,7 @@ public protocol CatalogStore: Sendable {
 
     /// The change log after `sequence`, oldest first.
     func changes(after sequence: Int64) async throws(StoreError) -> [CatalogChange]
+
+    /// Lets go of the store (connections, locks); it must not be used afterwards.
+    func close() async
 }

@@ -4,6 +4,7 @@ import GlimpseFiles
 public import GlimpseStore
 public import GlimpseVision
 import GRDB
+import Synchronization
 
 /// The catalog store in one SQLite file (WAL, `synchronous=FULL`, foreign keys on), with a writer's
 /// lock beside it (`<path>.lock`) and its photos materialised in `<path>.photos/`.
@@ -27,7 +28,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// The schema version (``SQLiteSchema/version`` once open).
     public let schemaVersion: Int
     let queue: DatabaseQueue
-    private let lock: FileLock?
+    private let lock: Mutex<FileLock?>
 
     /// Where the store lives when no path is given: `$GLIMPSE_STORE`, else
     /// `$XDG_DATA_HOME/glimpse/catalog.sqlite`, else `~/.local/share/glimpse/catalog.sqlite`.
@@ -109,7 +110,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     private init(path: String, queue: DatabaseQueue, lock: FileLock?, storeID: String, schemaVersion: Int) {
         self.path = path
         self.queue = queue
-        self.lock = lock
+        self.lock = Mutex(lock)
         self.storeID = storeID
         self.schemaVersion = schemaVersion
     }
@@ -187,6 +188,12 @@ public final class SQLiteCatalogStore: CatalogStore {
                               kind: row[2], entityType: row[3], entityID: row[4])
             }
         }
+    }
+
+    /// Closes the database and releases the writer's lock; the store must not be used afterwards.
+    public func close() async {
+        try? queue.close()
+        lock.withLock { $0 = nil }
     }
 
     /// Applies `edit` in one transaction, validated inside it against the stored state.

@@ -1,0 +1,188 @@
+import Foundation
+import GlimpseCatalog
+import GlimpseEngine
+import GlimpseImage
+import GlimpseIntents
+import GlimpseStore
+import GlimpseStoreSQLite
+import GlimpseTestSupport
+import Testing
+
+/// A live catalog on a real SQLite store: an edit is durable and seen by the next query, queries and
+/// cursors keep their snapshot, a refused edit changes nothing.
+@Suite(.serialized) struct LiveCatalogTests {
+    /// A store seeded with the first six bundled places, and the live catalog on it (keypoints only, so
+    /// debug builds stay quick).
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let storePath: String
+        let live: LiveCatalog
+
+        static func make() async throws -> Fixture {
+            let directory = try TemporaryDirectory()
+            let folder = directory.file("catalog")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            var json = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Repository.catalogJSON)))
+                    as? [String: Any])
+            json["places"] = Array(try #require(json["places"] as? [Any]).prefix(6))
+            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: folder + "/catalog.json"))
+            try FileManager.default.createSymbolicLink(atPath: folder + "/photos", withDestinationPath: Repository.photos)
+            let storePath = directory.file("catalog.sqlite")
+            let live = try await open(storePath: storePath, seedFrom: folder)
+            return Fixture(directory: directory, storePath: storePath, live: live)
+        }
+
+        static func configuration(_ folder: String) -> EngineConfiguration {
+            var configuration = EngineConfiguration(catalogDirectory: folder)
+            configuration.featurePrintModel = .off
+            configuration.labelModel = .off
+            return configuration
+        }
+
+        static func open(storePath: String, seedFrom folder: String? = nil) async throws -> LiveCatalog {
+            let store = try SQLiteCatalogStore.open(path: storePath, create: true)
+            let configuration = configuration(folder ?? "/nonexistent")
+            let models = try EngineModels.load(configuration)
+            if let folder {
+                _ = try await StoreSeeding.seed(store, from: folder, refresh: false, models: models, featureCache: nil)
+            }
+            return try await LiveCatalog.open(
+                store: store, photoFolder: PhotoFolder(path: store.photoFolder), configuration: configuration,
+                models: models)
+        }
+    }
+
+    static func photo(_ index: Int) throws -> (bytes: [UInt8], picture: PixelBuffer) {
+        let path = try Repository.samplePhotos()[index]
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        return (bytes, try ImageDecoder.decode(bytes, options: DecodingOptions(maxDimension: 1024)).pixelBuffer)
+    }
+
+    /// The middle 70 % of `picture`, shrunk to a 360-pixel long side: a different, smaller view.
+    static func distorted(_ picture: PixelBuffer) throws -> PixelBuffer {
+        let w = picture.width * 7 / 10, h = picture.height * 7 / 10
+        let x0 = (picture.width - w) / 2, y0 = (picture.height - h) / 2
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(w * h * 3)
+        for y in y0..<(y0 + h) {
+            picture.withUnsafeRow(y) { row in bytes.append(contentsOf: row[(x0 * 3)..<((x0 + w) * 3)]) }
+        }
+        return try PixelBuffer(width: w, height: h, pixelFormat: .rgb8, bytes: bytes).downscaled(toFit: 360)
+    }
+
+    static func topPlace(_ live: LiveCatalog, _ picture: PixelBuffer) async throws -> String? {
+        let page = try await live.engine.search(SemanticContentDescriptor(pixelBuffer: picture), limit: 3)
+        for item in page.items { if case .place(let place) = item.result { return place.id } }
+        return nil
+    }
+
+    func newPhoto(_ live: LiveCatalog, _ index: Int, name: String) throws -> NewPhoto {
+        try live.newPhoto(bytes: try Self.photo(index).bytes, name: name, credit: nil, limits: DecodingLimits())
+    }
+
+    func place(_ id: String, photos: Int = 1) -> PlaceDefinition {
+        PlaceDefinition(id: id, name: "Place \(id)", kind: "landmark", labels: [], collections: [], photos: [])
+    }
+
+    @Test func aCreatedPlaceIsFoundByTheNextQueryAndAfterARestart() async throws {
+        let fixture = try await Fixture.make()
+        let live = fixture.live
+        let (_, picture) = try Self.photo(40)
+        #expect(try await Self.topPlace(live, picture) == nil)
+        let before = live.engine.current.snapshot.id
+
+        let outcome = try await live.apply(.putPlace(
+            place("harbour-view"), photos: [try newPhoto(live, 40, name: "photos/harbour-view.jpg")], precondition: .mustNotExist))
+        #expect(outcome.applied.changed)
+        #expect(outcome.snapshotID != before && outcome.snapshotID == live.engine.current.snapshot.id)
+        #expect(try await Self.topPlace(live, picture) == "harbour-view")
+        #expect(try await Self.topPlace(live, try Self.distorted(picture)) == "harbour-view")
+        #expect(live.engine.current.matcher?.segmentCount == 2)
+
+        // Reopened from the file alone: the edit is there, its features read rather than extracted.
+        let path = fixture.storePath
+        let sequence = await live.sequence
+        await live.close()
+        let reopened = try await Fixture.open(storePath: path)
+        #expect(await reopened.sequence == sequence)
+        #expect(try await Self.topPlace(reopened, picture) == "harbour-view")
+        #expect(reopened.engine.current.snapshot.id == outcome.snapshotID)
+    }
+
+    @Test func aSecondViewFindsItsPlaceAndRemovingItOrThePlaceUndoesThat() async throws {
+        let fixture = try await Fixture.make()
+        let live = fixture.live
+        let target = try #require(live.engine.catalog.places.first).id
+        let (_, view) = try Self.photo(55)
+        #expect(try await Self.topPlace(live, view) != target)
+
+        let added = try await live.apply(.addPhoto(
+            placeID: target, photo: try newPhoto(live, 55, name: "photos/second-view.jpg"), precondition: .none))
+        #expect(added.applied.changed)
+        #expect(try await Self.topPlace(live, view) == target)
+        #expect(live.engine.catalog.place(id: target)?.photos.count == 2)
+        // The first photo still finds it too.
+        #expect(try await Self.topPlace(live, try Self.photo(0).picture) == target)
+
+        let sha = try #require(await live.place(id: target)?.photos.last?.sha256)
+        _ = try await live.apply(.removePhoto(placeID: target, sha256: sha, precondition: .none))
+        #expect(try await Self.topPlace(live, view) != target)
+        #expect(try await Self.topPlace(live, try Self.photo(0).picture) == target)
+
+        _ = try await live.apply(.deletePlace(id: target, precondition: .none))
+        #expect(try await Self.topPlace(live, try Self.photo(0).picture) != target)
+        #expect(live.engine.catalog.place(id: target) == nil)
+        await live.close()
+    }
+
+    @Test func cursorsPageTheirSnapshotUntilItIsDropped() async throws {
+        let fixture = try await Fixture.make()
+        let live = fixture.live
+        let first = try await live.engine.search(SemanticContentDescriptor(labels: ["water", "sky"]), limit: 1)
+        let cursor = try #require(first.nextCursor)
+        let collection = CollectionDefinition(id: "harbours", name: "Harbours", summary: "Ports and quays.")
+        _ = try await live.apply(.putCollection(collection, members: nil, precondition: .none))
+        // The cursor still pages the snapshot it came from, exactly.
+        let second = try live.engine.page(after: cursor, limit: 1)
+        #expect(second.snapshotID == first.snapshotID && second.offset == 1)
+        // Eight more catalog states push it out of the kept snapshots.
+        for n in 0..<8 {
+            var changed = collection
+            changed.summary = "Ports and quays, take \(n)."
+            _ = try await live.apply(.putCollection(changed, members: nil, precondition: .none))
+        }
+        #expect(throws: VisualSearchError.expiredCursor(snapshotID: first.snapshotID)) {
+            try live.engine.page(after: cursor, limit: 1)
+        }
+        await live.close()
+    }
+
+    @Test func aRefusedEditChangesNothing() async throws {
+        let fixture = try await Fixture.make()
+        let live = fixture.live
+        let target = try #require(live.engine.catalog.places.first)
+        let revision = try #require(await live.place(id: target.id)?.revision)
+        let snapshot = live.engine.current.snapshot.id
+        var renamed = try #require(live.engine.catalog.definition.places.first)
+        renamed.name = "Renamed"
+        await #expect(throws: LiveCatalogError.store(.preconditionFailed(type: "place", id: target.id, current: revision))) {
+            _ = try await live.apply(.putPlace(renamed, photos: nil, precondition: .revision(revision + 7)))
+        }
+        renamed.labels = ["no-such-label"]
+        await #expect(throws: LiveCatalogError.self) {
+            _ = try await live.apply(.putPlace(renamed, photos: nil, precondition: .none))
+        }
+        #expect(live.engine.current.snapshot.id == snapshot)
+        #expect(live.engine.catalog.place(id: target.id)?.name == target.name)
+        #expect(await live.place(id: target.id)?.revision == revision)
+
+        // The same put twice: the second changes nothing and keeps the snapshot.
+        renamed.labels = target.labels
+        let applied = try await live.apply(.putPlace(renamed, photos: nil, precondition: .revision(revision)))
+        #expect(applied.applied.changed && live.engine.catalog.place(id: target.id)?.name == "Renamed")
+        let again = try await live.apply(.putPlace(renamed, photos: nil, precondition: .none))
+        #expect(!again.applied.changed && again.snapshotID == applied.snapshotID && again.commitToVisible == nil)
+        await live.close()
+    }
+}

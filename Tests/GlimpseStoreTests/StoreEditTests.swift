@@ -172,6 +172,6 @@ import Testing
         #expect(try await store.materializePhotos(of: stored) == 2)
         #expect(try await store.materializePhotos(of: stored) == 0)
         #expect(try await store.check(featuresKey: F.key).isEmpty)
-        #expect(try await store.check(featuresKey: "other") .count == 2)
+        #expect(try await store.check(featuresKey: "other").count == 2)
     }
 }

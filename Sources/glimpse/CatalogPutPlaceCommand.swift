@@ -38,9 +38,12 @@ struct CatalogPutPlaceCommand: AsyncParsableCommand {
         let place = PlaceDefinition(
             id: id, name: entry.name, kind: entry.kind, region: entry.region, continent: entry.continent,
             labels: entry.labels ?? [], collections: entry.collections ?? [], photos: [])
-        let newPhotos = try photos.isEmpty ? nil : photos.enumerated().map { index, path in
-            try edit.newPhoto(at: path, name: "photos/" + (path as NSString).lastPathComponent,
-                              credit: index == 0 ? entry.credit : nil)
+        let extraction = try photos.isEmpty ? nil : edit.extraction()
+        let newPhotos = try extraction.map { extraction in
+            try photos.enumerated().map { index, path in
+                try edit.newPhoto(at: path, name: "photos/" + (path as NSString).lastPathComponent,
+                                  credit: index == 0 ? entry.credit : nil, extraction: extraction)
+            }
         }
         try await edit.send(.putPlace(place, photos: newPhotos, precondition: edit.precondition))
     }

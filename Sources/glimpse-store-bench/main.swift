@@ -77,6 +77,14 @@ let readStart = ContinuousClock.now
 let full = try await store.read(featuresKey: key)
 print("read(featuresKey:) of \(full.places.count) places: \(milliseconds(ContinuousClock.now - readStart)) ms")
 
+let bareStart = ContinuousClock.now
+_ = try await store.read(featuresKey: nil)
+print("read(featuresKey: nil) of \(full.places.count) places: \(milliseconds(ContinuousClock.now - bareStart)) ms")
+let blob = FeatureCoding.encode(realPhotos[0].features)
+let decodeStart = ContinuousClock.now
+for _ in 0..<1000 { _ = try FeatureCoding.decode(blob) }
+print("FeatureCoding.decode of one \(blob.count / 1024) KB blob: \(milliseconds(ContinuousClock.now - decodeStart)) µs")
+
 var samples: [Double] = []
 for i in 0..<editCount {
     let real = realPhotos[i % realPhotos.count]
@@ -96,4 +104,10 @@ let photoKB = realPhotos.map(\.bytes.count).reduce(0, +) / realPhotos.count / 10
 let featureKB = realPhotos.map { FeatureCoding.encode($0.features).count }.reduce(0, +) / realPhotos.count / 1024
 print("putPlace with one new photo (~\(photoKB) KB, features ~\(featureKB) KB) into \(placeCount) places, "
     + "\(editCount) commits: p50 \(summary.p50) ms, p99 \(summary.p99) ms, max \(summary.max) ms")
+let growth = try await store.counts()
+print("store file: \((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap { $0 }.map { $0 / 1_048_576 } ?? 0) MiB, "
+    + "\(growth["places"] ?? 0) places, \(growth["photo contents"] ?? 0) photo contents")
+let reader = ContinuousClock.now
+_ = try SQLiteCatalogStore.open(path: path, mode: .read)
+print("open for reading (quick_check included): \(milliseconds(ContinuousClock.now - reader)) ms")
 try? FileManager.default.removeItem(atPath: folder)

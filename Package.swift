@@ -335,7 +335,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseStoreTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseCatalog", "GlimpseVision",
-                                   "GlimpseFiles"],
+                                   "GlimpseFiles", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",

@@ -35,6 +35,7 @@
 //   glimpse-decode-bench (vs a plain C libjpeg/libpng loop in CDecodeReference),
 //   glimpse-index-bench (vs the memory-bandwidth floor), glimpse-server-bench (socket vs in-process),
 //   glimpse-featureprint-bench (the network alone; scripts/bench-featureprint.sh runs ONNX Runtime beside it).
+// glimpse-store-bench times the catalog store: import, and durable edit commits into a store of 10^4 places.
 // Micro-benchmarks live in the separate Benchmarks/ package, out of the default build.
 import PackageDescription
 
@@ -236,6 +237,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Release benchmark of the catalog store: import, and durable edit commits at 10^4 places.
+        .executableTarget(
+            name: "glimpse-store-bench",
+            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseStore", "GlimpseStoreSQLite",
+                           "GlimpseVision"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Evaluation, batch matching and benchmarks
         .target(
             name: "GlimpseIndexBenchmark",
@@ -327,7 +336,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseStoreTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseCatalog", "GlimpseVision",
-                                   "GlimpseFiles"],
+                                   "GlimpseFiles", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",

@@ -85,14 +85,22 @@ public struct StoredPhoto: Sendable, Equatable {
     public var byteCount: Int
     /// The features, when stored under the key asked for; `nil` when stored under another or never.
     public var features: ImageFeatures?
+    /// The key ``features`` were made under (``FeatureCoding/key(configuration:printIdentity:)``); `nil`
+    /// without features. An ``AppliedEdit`` carries whatever features are stored: compare this key
+    /// with one's own before using them.
+    public var featuresKey: String?
 
     /// Creates a stored photo.
-    public init(sha256: String, name: String, credit: PhotoCredit?, byteCount: Int, features: ImageFeatures?) {
+    public init(
+        sha256: String, name: String, credit: PhotoCredit?, byteCount: Int, features: ImageFeatures?,
+        featuresKey: String? = nil
+    ) {
         self.sha256 = sha256
         self.name = name
         self.credit = credit
         self.byteCount = byteCount
         self.features = features
+        self.featuresKey = features == nil ? nil : featuresKey
     }
 
     /// The file name in a store's photo folder: the SHA-256 and the name's extension (`.jpg` when it has none).

@@ -148,7 +148,7 @@ struct StoreRows {
             featureColumn = "CASE WHEN c.features_key = ? THEN c.features END"
             arguments += [key]
         }
-        var sql = "SELECT p.place_id, p.sha256, p.name, p.credit, c.byte_count, \(featureColumn) "
+        var sql = "SELECT p.place_id, p.sha256, p.name, p.credit, c.byte_count, \(featureColumn), c.features_key "
             + "FROM photos p JOIN photo_contents c ON c.sha256 = p.sha256"
         if let placeID {
             sql += " WHERE p.place_id = ?"
@@ -168,7 +168,8 @@ struct StoreRows {
                 }
             }
             out[row[0], default: []].append(StoredPhoto(
-                sha256: sha, name: row[2], credit: try Self.credit(row[3]), byteCount: row[4], features: decoded))
+                sha256: sha, name: row[2], credit: try Self.credit(row[3]), byteCount: row[4], features: decoded,
+                featuresKey: row[6]))
         }
         return out
     }

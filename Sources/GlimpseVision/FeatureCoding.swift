@@ -71,13 +71,13 @@ public enum FeatureCoding {
         guard k <= maxKeypoints, r.remaining >= k * (24 + 32) else {
             throw corrupt("\(what) claims \(k) keypoints, more than the file holds")
         }
-        var keypoints: [Keypoint] = []
-        keypoints.reserveCapacity(k)
-        for _ in 0..<k {
-            guard let x = try? r.readFloat(), let y = try? r.readFloat(), let s = try? r.readFloat(),
-                  let a = try? r.readFloat(), let response = try? r.readFloat(), let level = try? r.read(Int32.self)
-            else { throw corrupt("\(what) is truncated") }
-            keypoints.append(Keypoint(x: x, y: y, scale: s, angle: a, response: response, level: level))
+        // Six 32-bit fields per keypoint, read in one copy.
+        guard let fields = try? r.readArray(UInt32.self, count: 6 * k) else { throw corrupt("\(what) is truncated") }
+        let keypoints = (0..<k).map { i in
+            let o = 6 * i
+            return Keypoint(x: Float(bitPattern: fields[o]), y: Float(bitPattern: fields[o + 1]),
+                            scale: Float(bitPattern: fields[o + 2]), angle: Float(bitPattern: fields[o + 3]),
+                            response: Float(bitPattern: fields[o + 4]), level: Int32(bitPattern: fields[o + 5]))
         }
         guard let words = try? r.readArray(UInt64.self, count: 4 * k) else { throw corrupt("\(what) is truncated") }
         guard let printCount = try? r.read(UInt32.self), let dimension = try? r.read(UInt32.self),

@@ -32,7 +32,8 @@ struct CatalogAddPhotoCommand: AsyncParsableCommand {
         let credit = author == nil && license == nil && source == nil
             ? nil : PhotoCredit(author: author ?? "", license: license ?? "", source: source ?? "")
         let photo = try edit.newPhoto(
-            at: image, name: name ?? "photos/" + (image as NSString).lastPathComponent, credit: credit)
+            at: image, name: name ?? "photos/" + (image as NSString).lastPathComponent, credit: credit,
+            extraction: try edit.extraction())
         try await edit.send(.addPhoto(placeID: id, photo: photo, precondition: edit.precondition))
     }
 }

@@ -65,16 +65,18 @@ struct CatalogEditOptions: ParsableArguments {
         return lines.joined(separator: "\n")
     }
 
+    /// How the features of new photos are made (loads the feature-print model once).
+    func extraction() throws -> PhotoExtraction { try PhotoExtraction(featurePrint: featurePrint) }
+
     /// Reads the photo at `path` and extracts its features as the engine does for references, with the
     /// feature-print model when one is found.
-    func newPhoto(at path: String, name: String, credit: PhotoCredit?) throws -> NewPhoto {
+    func newPhoto(at path: String, name: String, credit: PhotoCredit?, extraction: PhotoExtraction) throws -> NewPhoto {
         let bytes: [UInt8]
         do throws(FileError) {
             bytes = try AtomicFile.readAll(path)
         } catch {
             throw StoreCommandFailure(.io(path: path, reason: error.reason)).exitCode
         }
-        let extraction = try PhotoExtraction(featurePrint: featurePrint)
         do throws(VisionError) {
             let features = try ReferenceLoader.features(
                 ofPhotoBytes: bytes, name: path, configuration: extraction.configuration, printer: extraction.printer)

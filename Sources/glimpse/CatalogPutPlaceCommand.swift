@@ -10,9 +10,10 @@ struct CatalogPutPlaceCommand: AsyncParsableCommand {
         commandName: "put-place",
         abstract: "Create or replace a place from a JSON entry as catalog.json lists places.",
         discussion: """
-            The JSON's photo fields ("image", "credit", "views") are ignored unless no --photo is given for a \
-            new place. With --photo, the place's photos become exactly these, in order, each stored under \
-            photos/<file name>.
+            The JSON holds the place's fields as catalog.json lists them ("name", "kind", "region", \
+            "continent", "labels", "collections"); its "image" and "views" are not read, its "credit" is the \
+            first photo's. Without --photo the place keeps its photos (a new place needs one); with --photo, \
+            its photos become exactly these, in order, each named photos/<file name>.
             """
     )
 
@@ -28,17 +29,33 @@ struct CatalogPutPlaceCommand: AsyncParsableCommand {
     @OptionGroup var edit: CatalogEditOptions
 
     func run() async throws {
-        var place: PlaceDefinition
+        let entry: PlaceEntry
         do {
-            place = try JSONDecoder().decode(PlaceDefinition.self, from: Data(try AtomicFile.readAll(json)))
+            entry = try JSONDecoder().decode(PlaceEntry.self, from: Data(try AtomicFile.readAll(json)))
         } catch {
             throw ValidationError("cannot read the place from \(json): \(error)")
         }
-        place.id = id
-        let newPhotos = try photos.isEmpty ? nil : photos.enumerated().map { index, path in
-            try edit.newPhoto(at: path, name: "photos/" + (path as NSString).lastPathComponent,
-                              credit: index < place.photos.count ? place.photos[index].credit : nil)
+        let place = PlaceDefinition(
+            id: id, name: entry.name, kind: entry.kind, region: entry.region, continent: entry.continent,
+            labels: entry.labels ?? [], collections: entry.collections ?? [], photos: [])
+        let extraction = try photos.isEmpty ? nil : edit.extraction()
+        let newPhotos = try extraction.map { extraction in
+            try photos.enumerated().map { index, path in
+                try edit.newPhoto(at: path, name: "photos/" + (path as NSString).lastPathComponent,
+                                  credit: index == 0 ? entry.credit : nil, extraction: extraction)
+            }
         }
         try await edit.send(.putPlace(place, photos: newPhotos, precondition: edit.precondition))
     }
+}
+
+/// A place's fields as `put-place --json` reads them: catalog.json's place entry, photos optional.
+private struct PlaceEntry: Decodable {
+    var name: String
+    var kind: String
+    var region: String?
+    var continent: String?
+    var labels: [String]?
+    var collections: [String]?
+    var credit: PhotoCredit?
 }

@@ -2,8 +2,8 @@ import Foundation
 import GlimpseTestSupport
 import Testing
 
-/// Runs `glimpse` from the repository root; returns its exit status, stdout and stderr.
-private func glimpse(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+/// Runs `glimpse` from the repository root; returns its exit status, stdout and stderr (shared by this target's suites).
+func glimpse(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
     process.arguments = arguments

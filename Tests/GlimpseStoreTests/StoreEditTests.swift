@@ -101,6 +101,7 @@ import Testing
         let b = try #require(added.places["b"] ?? nil)
         #expect(b.photos.map(\.name) == ["photos/b1.jpg", "photos/b2.jpg"] && b.revision == added.sequence)
         #expect(b.photos[1].features == F.features(3) && b.photos[1].byteCount == F.photo("b2").bytes.count)
+        #expect(b.photos[1].featuresKey == F.key)
         let again = try await store.apply(.addPhoto(placeID: "b", photo: F.photo("b2"), precondition: .none))
         #expect(!again.changed && again.sequence == added.sequence)
 
@@ -156,7 +157,8 @@ import Testing
         let withOld = try await store.read(featuresKey: F.key)
         #expect(withOld.places[0].photos[0].features == nil && withOld.places[1].photos[0].features == F.features(3))
         let withNew = try await store.read(featuresKey: "other-key")
-        #expect(withNew.places[0].photos[0].features == other)
+        #expect(withNew.places[0].photos[0].features == other && withNew.places[0].photos[0].featuresKey == "other-key")
+        #expect(withOld.places[0].photos[0].featuresKey == nil)
         #expect(withNew.sequence == withOld.sequence)
     }
 
@@ -172,6 +174,6 @@ import Testing
         #expect(try await store.materializePhotos(of: stored) == 2)
         #expect(try await store.materializePhotos(of: stored) == 0)
         #expect(try await store.check(featuresKey: F.key).isEmpty)
-        #expect(try await store.check(featuresKey: "other") .count == 2)
+        #expect(try await store.check(featuresKey: "other").count == 2)
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import GlimpseTestSupport
+import Testing
+
+/// `glimpse catalog` on a store file: import, show, check, an edit, the writer's lock, export.
+@Suite("glimpse catalog")
+struct CatalogCommandTests {
+    /// A two-place catalog folder made from bundled photos.
+    static func smallCatalog(in folder: TemporaryDirectory) throws -> String {
+        let photos = ["084-scarlet-macaw-on-a-perch.jpg", "003-misty-lake-at-blue-hour.jpg"]
+        for name in photos {
+            try folder.write("in/photos/\(name)", [UInt8](try Data(contentsOf: URL(fileURLWithPath: Repository.photos + "/" + name))))
+        }
+        let json = """
+            {"labels": ["water", "bird"], "collections": [{"id": "wild", "name": "Wild", "summary": "Wild things."}],
+             "places": [
+              {"id": "macaw", "name": "Macaw", "kind": "animal", "image": "photos/\(photos[0])", "labels": ["bird"],
+               "collections": ["wild"]},
+              {"id": "lake", "name": "Lake", "kind": "lake", "image": "photos/\(photos[1])", "labels": ["water"],
+               "collections": []}]}
+            """
+        try folder.write("in/catalog.json", Array(json.utf8))
+        return folder.file("in")
+    }
+
+    @Test func importEditCheckExportAndTheLock() throws {
+        let folder = try TemporaryDirectory()
+        let input = try Self.smallCatalog(in: folder)
+        let store = folder.file("store/catalog.sqlite")
+        let common = ["--store", store, "--no-featureprint"]
+
+        let imported = try glimpse(["catalog", "import", input, "--no-feature-cache"] + common)
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(imported.out.contains("imported 2 places, 2 photos"))
+
+        let shown = try glimpse(["catalog", "show", "--store", store])
+        #expect(shown.status == 0 && shown.out.contains("sequence: 1") && shown.out.contains("places: 2"), "\(shown)")
+
+        let added = try glimpse(["catalog", "add-photo", "lake", input + "/photos/084-scarlet-macaw-on-a-perch.jpg",
+                                 "--name", "photos/lake-2.jpg", "--if-match", "1"] + common)
+        #expect(added.status == 0 && added.out.contains("place lake: revision 2, 2 photos"), "\(added)")
+        let stale = try glimpse(["catalog", "delete-place", "lake", "--if-match", "1"] + common)
+        #expect(stale.status == 1 && stale.err.contains("revision 2"), "\(stale)")
+
+        let checked = try glimpse(["catalog", "check", "--store", store, "--no-featureprint"])
+        #expect(checked.status == 0, "\(checked.err)")
+
+        // While another process holds the writer's lock, an edit fails at once.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [store + ".lock", "sleep", "5"]
+        try holder.run()
+        defer { holder.terminate() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let busy = try glimpse(["catalog", "delete-place", "lake"] + common)
+        #expect(busy.status == 75 && busy.err.contains("in use by a running daemon") && busy.err.contains("--socket"), "\(busy)")
+
+        let out = folder.file("out")
+        let exported = try glimpse(["catalog", "export", out, "--store", store])
+        #expect(exported.status == 0, "\(exported.err)")
+        let macaw = try Data(contentsOf: URL(fileURLWithPath: out + "/photos/084-scarlet-macaw-on-a-perch.jpg"))
+        #expect(macaw == (try Data(contentsOf: URL(fileURLWithPath: input + "/photos/084-scarlet-macaw-on-a-perch.jpg"))))
+        #expect(FileManager.default.fileExists(atPath: out + "/photos/lake-2.jpg"))
+    }
+}

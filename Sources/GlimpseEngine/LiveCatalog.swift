@@ -176,7 +176,8 @@ public actor LiveCatalog {
                 continue
             }
             for photo in place.photos {
-                guard let made = photo.features else { continue }
+                // Features made under another key (another model or settings) are extracted again.
+                guard let made = photo.features, photo.featuresKey == featuresKey else { continue }
                 features[Catalog.referenceKey(placeID: id, photoPath: photoFolder.file(for: photo))] = made
             }
             places[id] = place.withoutFeatures
@@ -215,8 +216,10 @@ extension StoredPlace {
     var withoutFeatures: StoredPlace {
         StoredPlace(
             definition: definition, revision: revision,
-            photos: photos.map {
-                StoredPhoto(sha256: $0.sha256, name: $0.name, credit: $0.credit, byteCount: $0.byteCount, features: nil)
+            photos: photos.map { photo in
+                var bare = photo
+                bare.features = nil
+                return bare
             })
     }
 }

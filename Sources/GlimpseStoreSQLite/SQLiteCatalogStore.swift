@@ -30,15 +30,6 @@ public final class SQLiteCatalogStore: CatalogStore {
     let queue: DatabaseQueue
     private let lock: Mutex<FileLock?>
 
-    /// Where the store lives when no path is given: `$GLIMPSE_STORE`, else
-    /// `$XDG_DATA_HOME/glimpse/catalog.sqlite`, else `~/.local/share/glimpse/catalog.sqlite`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let path = environment["GLIMPSE_STORE"], !path.isEmpty { return path }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/glimpse/catalog.sqlite" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/share/glimpse/catalog.sqlite"
-    }
-
     /// Opens the store at `path`: takes the writer's lock (in ``Mode/write``), runs the migrations and a
     /// quick integrity check.
     ///

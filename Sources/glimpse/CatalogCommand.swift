@@ -9,9 +9,10 @@ struct CatalogCommand: AsyncParsableCommand {
         commandName: "catalog",
         abstract: "Import, export, check and edit the catalog store.",
         discussion: """
-            The store is one SQLite file (default: $GLIMPSE_STORE, else $XDG_DATA_HOME/glimpse/catalog.sqlite, \
-            else ~/.local/share/glimpse/catalog.sqlite). Edits on the file take its writer's lock and fail at once \
-            while a daemon serves it; edit through the daemon's socket then.
+            The store is one SQLite file: --store, else $GLIMPSE_STORE, else the store `glimpse serve` keeps \
+            for the --catalog folder (stores/<folder>-<hash>.sqlite in $XDG_DATA_HOME/glimpse, or \
+            ~/.local/share/glimpse). Edits on the file take its writer's lock and fail at once while a daemon \
+            serves it; edit through the daemon with --socket then.
             """,
         subcommands: [
             CatalogImportCommand.self, CatalogExportCommand.self, CatalogCheckCommand.self, CatalogShowCommand.self,
@@ -24,12 +25,15 @@ struct CatalogCommand: AsyncParsableCommand {
 /// `--store FILE`: which store file a `glimpse catalog` command works on.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The catalog store file (default: $GLIMPSE_STORE, else $XDG_DATA_HOME/glimpse/catalog.sqlite, "
-            + "else ~/.local/share/glimpse/catalog.sqlite).", valueName: "file"))
+        "The catalog store file (default: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).",
+        valueName: "file"))
     var store: String?
 
+    @Option(help: "The catalog folder whose store is used when --store is not given.")
+    var catalog = "Images"
+
     /// The store file's path, by the default rule when not named.
-    var path: String { store ?? SQLiteCatalogStore.defaultPath() }
+    var path: String { store ?? SQLiteCatalogStore.defaultPath(catalogDirectory: catalog) }
 
     /// Opens the store; a failure is printed and becomes the exit status (``StoreCommandFailure``).
     func open(mode: SQLiteCatalogStore.Mode, create: Bool = false) throws -> SQLiteCatalogStore {

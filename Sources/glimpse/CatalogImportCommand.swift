@@ -27,6 +27,8 @@ struct CatalogImportCommand: AsyncParsableCommand {
     @OptionGroup var featurePrint: FeaturePrintOptions
 
     func run() async throws {
+        var store = self.store
+        if store.store == nil { store.catalog = directory }  // the store `glimpse serve --catalog DIR` uses
         let target = try store.open(mode: .write, create: true)
         let extraction = try PhotoExtraction(featurePrint: featurePrint, catalogDirectory: directory)
         let cachePath = featureCache.prepare(catalogDirectory: directory)

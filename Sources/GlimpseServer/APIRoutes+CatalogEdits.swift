@@ -154,6 +154,11 @@ extension APIRoutes {
                 return try await admission.run { try await perform(editor, id, condition, bytes) }
             }
             metrics.recordEdit(kind: kind, outcome: outcome.result.changed ? "applied" : "unchanged")
+            if outcome.result.changed {
+                let info = await editor.info()
+                metrics.setCatalog(
+                    places: info.places, collections: info.collections, photos: info.photos, sequence: info.sequence)
+            }
             var response = try json(outcome.result, eTag: outcome.revision)
             if outcome.created { response.status = .created }
             if let visible = outcome.commitToVisible {

@@ -24,7 +24,7 @@ struct APIRoutes: Sendable {
     /// Adds every route to `router`.
     func register(on router: Router<GlimpseRequestContext>) {
         router.get("/healthz") { _, _ in try self.health() }
-        router.get("/metrics") { _, _ in self.metricsExposition() }
+        router.get("/metrics") { _, _ in await self.metricsExposition() }
         router.post("/v1/query") { request, context in try await self.query(request, context: context) }
         router.get("/v1/query/next") { request, context in try await self.nextPage(request, context: context) }
         router.get("/v1/entities") { request, context in try await self.search(request, context: context) }
@@ -51,8 +51,15 @@ struct APIRoutes: Sendable {
         )
     }
 
-    private func metricsExposition() -> Response {
+    private func metricsExposition() async -> Response {
         metrics.setQueriesInFlight(gate.inFlight)
+        if !metrics.hasCatalog {
+            // The catalog served since start: its age counts from the first exposition.
+            let info = await editor?.info()
+            metrics.setCatalog(
+                places: service.placeCount, collections: service.collectionCount, photos: service.photoCount,
+                sequence: info?.sequence ?? 0)
+        }
         return Response(
             status: .ok,
             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

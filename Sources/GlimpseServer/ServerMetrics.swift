@@ -58,6 +58,9 @@ public final class ServerMetrics: Sendable {
         publishedAt.withLock { $0 = .now }
     }
 
+    /// Whether ``setCatalog(places:collections:photos:sequence:)`` was called.
+    public var hasCatalog: Bool { publishedAt.withLock { $0 != nil } }
+
     /// Counts one catalog edit by kind and outcome.
     public func recordEdit(kind: String, outcome: String) {
         CoreMetrics.Counter(

@@ -8,8 +8,8 @@ import Testing
 
 /// The environment of `glimpse` processes: this one's, with the feature cache kept beside the test
 /// catalog (a temporary folder) rather than in the user's cache folder.
-private let testEnvironment: [String: String] = ProcessInfo.processInfo.environment
-    .merging(["GLIMPSE_CACHE_DIR": catalogDirectory + "/cache"]) { $1 }
+let testEnvironment: [String: String] = ProcessInfo.processInfo.environment
+    .merging(["GLIMPSE_CACHE_DIR": catalogDirectory + "/cache", "XDG_DATA_HOME": catalogDirectory + "/data"]) { $1 }
 
 /// A `glimpse serve` process (also used by the soak test).
 final class ServeProcess: @unchecked Sendable {
@@ -20,10 +20,13 @@ final class ServeProcess: @unchecked Sendable {
     /// The daemon's process id (valid once started).
     var processIdentifier: pid_t { process.processIdentifier }
 
-    init(socket: String, extra: [String] = []) throws {
+    /// Starts `glimpse serve` on `socket`, serving `store` (default: a store beside the socket, filled from
+    /// the test catalog on first start).
+    init(socket: String, store: String? = nil, extra: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
         process.arguments = [
             "serve", "--socket", socket, "--catalog", catalogDirectory,
+            "--store", store ?? ((socket as NSString).deletingLastPathComponent + "/catalog.sqlite"),
             "--model", repositoryRoot + "/Models/labels.glimpsemodel",
         ] + extra
         process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)

@@ -81,9 +81,15 @@ import Testing
     }
 
     @Test func defaultPathRule() {
-        #expect(SQLiteCatalogStore.defaultPath(environment: ["GLIMPSE_STORE": "/s.sqlite", "HOME": "/h"]) == "/s.sqlite")
-        #expect(SQLiteCatalogStore.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"])
-            == "/d/glimpse/catalog.sqlite")
-        #expect(SQLiteCatalogStore.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/glimpse/catalog.sqlite")
+        let folder = "/srv/catalogs/Images"
+        #expect(SQLiteCatalogStore.defaultPath(catalogDirectory: folder, environment: ["GLIMPSE_STORE": "/s.sqlite", "HOME": "/h"])
+            == "/s.sqlite")
+        let xdg = SQLiteCatalogStore.defaultPath(catalogDirectory: folder, environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"])
+        #expect(xdg.hasPrefix("/d/glimpse/stores/Images-") && xdg.hasSuffix(".sqlite"))
+        let home = SQLiteCatalogStore.defaultPath(catalogDirectory: folder, environment: ["HOME": "/h"])
+        #expect(home.hasPrefix("/h/.local/share/glimpse/stores/Images-"))
+        // One store per folder: another folder of the same name gets another store.
+        #expect(SQLiteCatalogStore.defaultPath(catalogDirectory: "/other/Images", environment: ["HOME": "/h"]) != home)
+        #expect(SQLiteCatalogStore.defaultPath(catalogDirectory: folder + "/", environment: ["HOME": "/h"]) == home)
     }
 }

@@ -341,7 +341,7 @@ let package = Package(
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",
                         "GlimpseServer", "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
-                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseWire",
+                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseWire",
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -22,14 +22,17 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Starts `glimpse serve` on `socket`, serving `store` (default: a store beside the socket, filled from
     /// the test catalog on first start).
-    init(socket: String, store: String? = nil, extra: [String] = []) throws {
+    ///
+    /// With `keypointsOnly`, the daemon runs without the feature print and the label model (it starts
+    /// in a folder without `Models/`), for tests that restart it many times.
+    init(socket: String, store: String? = nil, keypointsOnly: Bool = false, extra: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
         process.arguments = [
             "serve", "--socket", socket, "--catalog", catalogDirectory,
             "--store", store ?? ((socket as NSString).deletingLastPathComponent + "/catalog.sqlite"),
-            "--model", repositoryRoot + "/Models/labels.glimpsemodel",
-        ] + extra
-        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        ] + (keypointsOnly ? ["--no-featureprint"] : ["--model", repositoryRoot + "/Models/labels.glimpsemodel"]) + extra
+        process.currentDirectoryURL = URL(
+            fileURLWithPath: keypointsOnly ? (socket as NSString).deletingLastPathComponent : repositoryRoot)
         process.environment = testEnvironment
         process.standardError = errors
         process.standardOutput = errors

@@ -36,6 +36,7 @@
 //   glimpse-index-bench (vs the memory-bandwidth floor), glimpse-server-bench (socket vs in-process),
 //   glimpse-featureprint-bench (the network alone; scripts/bench-featureprint.sh runs ONNX Runtime beside it).
 // glimpse-store-bench times the catalog store: import, and durable edit commits into a store of 10^4 places.
+// glimpse-live-bench times a live catalog of 10^4 references under edits against the same catalog loaded at start.
 // Micro-benchmarks live in the separate Benchmarks/ package, out of the default build.
 import PackageDescription
 
@@ -237,6 +238,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Release benchmark of the live catalog at 10^4 references: edits' visibility, query time vs loaded at start.
+        .executableTarget(
+            name: "glimpse-live-bench",
+            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
+                           "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision"],
+            swiftSettings: swiftSettings
+        ),
         // Release benchmark of the catalog store: import, and durable edit commits at 10^4 places.
         .executableTarget(
             name: "glimpse-store-bench",

@@ -32,7 +32,7 @@ cleanup() { stop_daemon; rm -rf "$workdir"; }
 trap cleanup EXIT
 
 start_daemon() {
-    "$bin" serve --socket "$sock" --catalog Images --log-level warning "$@" >"$log" 2>&1 &
+    "$bin" serve --socket "$sock" --catalog Images --store "$workdir/catalog.sqlite" --log-level warning "$@" >"$log" 2>&1 &
     pid=$!
     for _ in $(seq 1 600); do
         if curl -sf --unix-socket "$sock" http://glimpse/healthz >/dev/null 2>&1; then return; fi

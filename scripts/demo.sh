@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the bundled catalog: build Glimpse (release), start the daemon on Images/ over a
-# temporary Unix socket, send it pictures with the glimpse client and with curl, then stop it.
+# temporary Unix socket (its catalog store, filled from Images/ at the first start, in the same temporary
+# folder), send it pictures with the glimpse client and with curl, edit the catalog while it serves,
+# then stop it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -18,8 +20,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "==> glimpse serve --socket $sock --catalog Images"
-"$bin" serve --socket "$sock" --catalog Images >"$log" 2>&1 &
+echo "==> glimpse serve --socket $sock --catalog Images --store \$workdir/catalog.sqlite"
+"$bin" serve --socket "$sock" --catalog Images --store "$workdir/catalog.sqlite" >"$log" 2>&1 &
 pid=$!
 for _ in $(seq 1 600); do
     if curl -sf --unix-socket "$sock" http://localhost/healthz >/dev/null 2>&1; then break; fi
@@ -43,6 +45,21 @@ echo
 echo "==> curl --unix-socket \$sock 'http://localhost/v1/entities?q=tower'"
 curl -sS --unix-socket "$sock" 'http://localhost/v1/entities?q=tower'
 echo
+
+croc=Images/photos/075-saltwater-crocodile-on-a-river-bank.jpg
+first_place() {
+    curl -sS --unix-socket "$sock" -H 'Content-Type: image/jpeg' --data-binary @"$croc" 'http://localhost/v1/query?limit=3' \
+        | grep -o '"type":"place"' >/dev/null && echo "a place is found" || echo "no place is found"
+}
+echo
+echo "==> live edits: delete the crocodile, query its photo, put it back from the command line, query again"
+curl -sS --unix-socket "$sock" -X DELETE http://localhost/v1/places/saltwater-crocodile; echo
+echo "after the delete, the crocodile photo: $(first_place)"
+printf '{"name":"Saltwater crocodile on a river bank","kind":"animal","labels":["animal"],"collections":["world-animals","reptiles"]}' \
+    >"$workdir/croc.json"
+"$bin" catalog put-place saltwater-crocodile --json "$workdir/croc.json" --photo "$croc" --socket "$sock"
+echo "after the put, the crocodile photo: $(first_place)"
+curl -sS --unix-socket "$sock" http://localhost/v1/catalog; echo
 
 echo
 echo "==> stopping the daemon (SIGTERM)"

@@ -61,10 +61,19 @@ extension GlimpseConnection {
 
     /// `POST /v1/places/{id}/photos`: adds a photo (its JPEG or PNG bytes) to a place.
     public func addPhoto(
-        placeID: String, image: [UInt8], name: String? = nil, precondition: EditPrecondition = .none
+        placeID: String, image: [UInt8], name: String? = nil, credit: CreditJSON? = nil,
+        precondition: EditPrecondition = .none
     ) async throws -> EditResultJSON {
+        var items: [String] = []
+        if let name { items.append("name=" + Self.pathSegment(name)) }
+        if let credit {
+            items += [
+                "credit_author=" + Self.pathSegment(credit.author), "credit_license=" + Self.pathSegment(credit.license),
+                "credit_source=" + Self.pathSegment(credit.source),
+            ]
+        }
         let target = "/v1/places/" + Self.pathSegment(placeID) + "/photos"
-            + (name.map { "?name=" + Self.pathSegment($0) } ?? "")
+            + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         return try await send(
             method: .POST, target: target,
             headers: [("Content-Type", "application/octet-stream")] + precondition.headers, body: ByteBuffer(bytes: image)

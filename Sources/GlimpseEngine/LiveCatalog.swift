@@ -1,7 +1,7 @@
 public import GlimpseCatalog
 public import GlimpseImage
 public import GlimpseStore
-public import GlimpseVision
+import GlimpseVision
 import Foundation
 
 /// A catalog served from a catalog store and edited while it serves.

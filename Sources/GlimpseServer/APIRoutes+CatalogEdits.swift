@@ -113,13 +113,18 @@ extension APIRoutes {
 
     private func addPhoto(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
         try checkImageContentType(request)
-        let name = request.uri.queryParameters.get("name")
+        let query = request.uri.queryParameters
+        let name = query.get("name")
+        let author = query.get("credit_author"), license = query.get("credit_license"), source = query.get("credit_source")
+        let credit = author == nil && license == nil && source == nil
+            ? nil : CreditJSON(author: author ?? "", license: license ?? "", source: source ?? "")
         return try await edit(request, context: context, kind: "add_photo", bodyLimit: limits.maxBodyBytes) {
             editor, id, condition, body in
             guard !body.isEmpty else {
                 throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG photo")
             }
-            return try await editor.addPhoto(placeID: id, PhotoUpload(bytes: body, name: name), condition: condition)
+            return try await editor.addPhoto(
+                placeID: id, PhotoUpload(bytes: body, name: name, credit: credit), condition: condition)
         }
     }
 

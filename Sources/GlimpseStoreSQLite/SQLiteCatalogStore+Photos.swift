@@ -6,40 +6,9 @@ import GlimpseVision
 import GRDB
 
 extension SQLiteCatalogStore {
-    /// The folder beside the database where photos are materialised as `<sha256>.<ext>` files: a
-    /// cache, read-only, rebuilt from the database when missing.
+    /// The folder beside the database where photos are materialised as `<sha256>.<ext>` files
+    /// (``PhotoFolder``): a cache, read-only, rebuilt from the database when missing.
     public var photoFolder: String { path + ".photos" }
-
-    /// Writes every photo of `catalog` that is missing from ``photoFolder`` (atomically, read-only).
-    ///
-    /// - Returns: the number of files written.
-    /// - Throws: ``StoreError/io(path:reason:)`` when the folder or a file cannot be written.
-    @discardableResult
-    public func materializePhotos(of catalog: StoredCatalog) async throws(StoreError) -> Int {
-        let folder = photoFolder
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: folder, reason: "cannot create the photo folder: \(error.localizedDescription)")
-        }
-        var written = 0
-        var seen = Set<String>()
-        for place in catalog.places {
-            for photo in place.photos where seen.insert(photo.fileName).inserted {
-                let file = folder + "/" + photo.fileName
-                if AtomicFile.size(of: file) == photo.byteCount { continue }
-                let bytes = try await photoBytes(sha256: photo.sha256)
-                do throws(FileError) {
-                    try AtomicFile.replace(file, with: bytes)
-                } catch {
-                    throw .io(path: file, reason: error.reason)
-                }
-                chmod(file, 0o444)
-                written += 1
-            }
-        }
-        return written
-    }
 
     /// The store's catalog as the engine loads it: read with the features stored under `featuresKey`,
     /// photos materialised, and validated into a ``Catalog`` whose photo paths point into ``photoFolder``
@@ -49,7 +18,7 @@ extension SQLiteCatalogStore {
     ///   ``StoreError/invalidCatalog(_:)`` when the stored catalog does not validate.
     public func loadCatalog(featuresKey: String?) async throws(StoreError) -> (stored: StoredCatalog, catalog: Catalog) {
         let stored = try await read(featuresKey: featuresKey)
-        try await materializePhotos(of: stored)
+        try await PhotoFolder(path: photoFolder).materialize(stored.places, from: self)
         do throws(CatalogError) {
             return (stored, try stored.catalog(photoFolder: photoFolder, checkPhotos: true))
         } catch {

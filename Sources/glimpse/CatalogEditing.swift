@@ -17,9 +17,15 @@ extension SQLiteCatalogStore: CatalogEditTarget {
     func send(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit { try await apply(edit) }
 }
 
-/// What every editing command shares: the store, `--if-match`, and how features of new photos are made.
+/// What every editing command shares: the store (or a daemon's socket), `--if-match`, and how features
+/// of new photos are made.
 struct CatalogEditOptions: ParsableArguments {
     @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp(
+        "Send the edit to the daemon serving the store, on this socket (it must let this user edit).",
+        valueName: "path"))
+    var socket: String?
 
     @Option(name: .customLong("if-match"), help: ArgumentHelp(
         "Apply only if the entity is at this revision ('*': only if it exists).", valueName: "rev"))
@@ -44,8 +50,17 @@ struct CatalogEditOptions: ParsableArguments {
         return Int64(ifMatch).map { .revision($0) } ?? .mustExist
     }
 
-    /// Sends `edit` to the store file and prints what it did.
+    /// Sends `edit` to the daemon (with `--socket`) or the store file, and prints what it did.
     func send(_ edit: CatalogEdit) async throws {
+        if let socket {
+            do {
+                print(try await SocketEdit.send(edit, socket: socket))
+            } catch {
+                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+            return
+        }
         let target = try store.open(mode: .write, create: false)
         let applied = try await StoreCommandFailure.run { () async throws(StoreError) in try await target.send(edit) }
         print(Self.summary(applied))
@@ -65,8 +80,11 @@ struct CatalogEditOptions: ParsableArguments {
         return lines.joined(separator: "\n")
     }
 
-    /// How the features of new photos are made (loads the feature-print model once).
-    func extraction() throws -> PhotoExtraction { try PhotoExtraction(featurePrint: featurePrint) }
+    /// How the features of new photos are made (loads the feature-print model once); through a socket
+    /// the daemon makes them, so nothing is loaded.
+    func extraction() throws -> PhotoExtraction {
+        socket == nil ? try PhotoExtraction(featurePrint: featurePrint) : .byTheDaemon
+    }
 
     /// Reads the photo at `path` and extracts its features as the engine does for references, with the
     /// feature-print model when one is found.
@@ -76,6 +94,11 @@ struct CatalogEditOptions: ParsableArguments {
             bytes = try AtomicFile.readAll(path)
         } catch {
             throw StoreCommandFailure(.io(path: path, reason: error.reason)).exitCode
+        }
+        guard extraction.extracts else {
+            // The daemon decodes the bytes and extracts the features; none are sent.
+            return NewPhoto(bytes: bytes, name: name, credit: credit,
+                            features: ImageFeatures(width: 1, height: 1, keypoints: [], descriptorWords: []), featuresKey: "")
         }
         do throws(VisionError) {
             let features = try ReferenceLoader.features(
@@ -91,6 +114,16 @@ struct CatalogEditOptions: ParsableArguments {
 struct PhotoExtraction {
     let configuration = VisionConfiguration.default
     let printer: FeaturePrinterPool?
+    /// Whether features are made here (not when a daemon makes them).
+    var extracts = true
+
+    /// No extraction: the edit goes to a daemon, which extracts.
+    static let byTheDaemon = PhotoExtraction(printer: nil, extracts: false)
+
+    private init(printer: FeaturePrinterPool?, extracts: Bool) {
+        self.printer = printer
+        self.extracts = extracts
+    }
 
     init(featurePrint: FeaturePrintOptions, catalogDirectory: String? = nil) throws {
         switch featurePrint.choice {

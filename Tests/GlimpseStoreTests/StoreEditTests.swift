@@ -171,8 +171,8 @@ import Testing
         #expect(catalog.contents == Array("\(store.storeID):\(stored.sequence)".utf8))
         #expect(catalog.collection(id: "old")?.places == ["a"])
         try FileManager.default.removeItem(atPath: store.photoFolder)
-        #expect(try await store.materializePhotos(of: stored) == 2)
-        #expect(try await store.materializePhotos(of: stored) == 0)
+        #expect(try await PhotoFolder(path: store.photoFolder).materialize(stored.places, from: store) == 2)
+        #expect(try await PhotoFolder(path: store.photoFolder).materialize(stored.places, from: store) == 0)
         #expect(try await store.check(featuresKey: F.key).isEmpty)
         #expect(try await store.check(featuresKey: "other").count == 2)
     }

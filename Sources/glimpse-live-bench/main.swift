@@ -1,0 +1,163 @@
+// glimpse-live-bench: a live catalog of 10^4 reference photos under edits, against the same catalog
+// loaded at start, in one run.
+//
+//   glimpse-live-bench [--catalog Images] [--places 10000] [--edits 100] [--labelled ../shared/labelled/images]
+//                      [--passes 3] [--dir DIR] [--no-featureprint]
+//
+// 1. Fills a new store with the catalog folder's places and synthetic places up to --places (their
+//    features are SyntheticReferences: real descriptor statistics at random positions, so they crowd the
+//    shortlist without ever being right; they share one photo file), and opens a LiveCatalog on it: the
+//    matcher is one segment, as at any start.
+// 2. Times --passes passes of queries of every catalog photo (thread CPU time per query, p50/p99).
+// 3. Applies --edits edits, each a new place with a photo of its own from --labelled (pictures of no
+//    catalog place); times each edit (photo decoding and extraction, the store's durable commit, the
+//    engine update) and its commit-to-visible time, and after each acknowledgement queries the new photo
+//    once: the place must be the first result (visible at the acknowledgement, not later).
+// 4. Times the same queries again on the edited catalog (two segments) and prints the ratio to step 2.
+// The last line is JSON. Build with `-c release`.
+import Foundation
+import GlimpseBasics
+import GlimpseCatalog
+import GlimpseEngine
+import GlimpseImage
+import GlimpseIntents
+import GlimpseStore
+import GlimpseStoreSQLite
+import GlimpseVision
+
+func option(_ name: String, _ fallback: String) -> String {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
+    return arguments[index + 1]
+}
+
+/// This thread's CPU time.
+func threadCPU() -> Duration {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+}
+
+let catalogFolder = option("--catalog", "Images")
+let placeCount = Int(option("--places", "10000")) ?? 10_000
+let editCount = Int(option("--edits", "100")) ?? 100
+let passes = Int(option("--passes", "3")) ?? 3
+let labelledFolder = option("--labelled", "../shared/labelled/images")
+let folder = option("--dir", NSTemporaryDirectory() + "glimpse-live-bench-\(getpid())")
+let printing = !CommandLine.arguments.contains("--no-featureprint")
+try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+let path = folder + "/catalog.sqlite"
+for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+
+var configuration = EngineConfiguration(catalogDirectory: catalogFolder)
+configuration.featureCache = Catalog.defaultFeatureCachePath(forDirectory: catalogFolder)
+configuration.labelModel = .off
+if !printing { configuration.featurePrintModel = .off }
+let models = try EngineModels.load(configuration)
+let store = try SQLiteCatalogStore.open(path: path, create: true)
+
+// 1. The catalog and the synthetic places, in one transaction.
+var started = ContinuousClock.now
+let catalog = try Catalog.load(directory: catalogFolder)
+let photos = catalog.places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
+let real = try ReferenceLoader.load(
+    photos: photos, configuration: models.vision, cachePath: configuration.featureCache, cacheIsOptional: true,
+    threads: ProcessInfo.processInfo.activeProcessorCount, printer: models.featurePrinter
+).references
+let synthetic = SyntheticReferences.make(from: real, count: max(0, placeCount - catalog.places.count))
+let filler = Array(try Data(contentsOf: URL(fileURLWithPath: photos[0].path)))
+var definition = catalog.definition
+var newPhotos: [[NewPhoto]] = []
+var next = 0
+for place in catalog.definition.places {
+    var list: [NewPhoto] = []
+    for photo in place.photos {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: catalog.directory + "/" + photo.image)))
+        list.append(NewPhoto(bytes: bytes, name: photo.image, credit: photo.credit, features: real[next].features,
+                             featuresKey: models.featuresKey))
+        next += 1
+    }
+    newPhotos.append(list)
+}
+for (n, reference) in synthetic.enumerated() {
+    let id = "synthetic-\(n)"
+    definition.places.append(PlaceDefinition(
+        id: id, name: "Synthetic \(n)", kind: "synthetic", photos: [PhotoDefinition(image: "photos/\(id).jpg")]))
+    // Prints of a real reference, so synthetic places compete by print too.
+    let prints = real[n % real.count].features.featurePrints
+    newPhotos.append([NewPhoto(bytes: filler, name: "photos/\(id).jpg", credit: nil,
+                               features: reference.features.with(featurePrints: prints), featuresKey: models.featuresKey)])
+}
+_ = try await store.apply(.replaceCatalog(definition, photos: newPhotos, replace: false))
+newPhotos = []
+let filled = ContinuousClock.now - started
+started = ContinuousClock.now
+let live = try await LiveCatalog.open(
+    store: store, photoFolder: PhotoFolder(path: store.photoFolder), configuration: configuration, models: models)
+let opened = ContinuousClock.now - started
+let references = live.engine.current.matcher?.referenceCount ?? 0
+print("store: \(definition.places.count) places, \(references) reference photos; filled in \(filled), opened in \(opened)")
+
+// 2. and 4. Query time, one query at a time, thread CPU.
+let queries = try catalog.places.map { try live.engine.decode(contentsOfFile: $0.photoPath) }
+func timeQueries(_ label: String) async throws -> LatencySummary {
+    var samples: [Duration] = []
+    var found = 0
+    for _ in 0..<passes {
+        for (picture, place) in zip(queries, catalog.places) {
+            let before = threadCPU()
+            let page = try await live.engine.search(SemanticContentDescriptor(pixelBuffer: picture), limit: 3)
+            samples.append(threadCPU() - before)
+            if case .place(let top)? = page.items.first?.result, top.id == place.id { found += 1 }
+        }
+    }
+    let summary = LatencySummary(samples: samples.map(\.milliseconds))
+    print("\(label): \(samples.count) queries, p50 \(summary.p50) ms, p99 \(summary.p99) ms CPU; "
+        + "top result right \(found) of \(samples.count)")
+    return summary
+}
+let atStart = try await timeQueries("queries, catalog loaded at start")
+
+// 3. Edits.
+let labelled = try FileManager.default.contentsOfDirectory(atPath: labelledFolder).filter {
+    $0.lowercased().hasSuffix(".jpg") || $0.lowercased().hasSuffix(".png")
+}.sorted()
+guard !labelled.isEmpty else { fatalError("no pictures in \(labelledFolder); pass --labelled DIR") }
+var editTimes: [Duration] = [], visibleTimes: [Duration] = []
+var visibleAtOnce = 0
+for n in 0..<editCount {
+    let file = labelled[n % labelled.count]
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: labelledFolder + "/" + file)))
+    let id = "edit-\(n)"
+    let start = ContinuousClock.now
+    let photo = try live.newPhoto(bytes: bytes, name: "photos/\(id).jpg", credit: nil, limits: DecodingLimits())
+    let outcome = try await live.apply(.putPlace(
+        PlaceDefinition(id: id, name: "Edit \(n)", kind: "edit", photos: []), photos: [photo], precondition: .none))
+    let acknowledged = ContinuousClock.now
+    editTimes.append(acknowledged - start)
+    if let visible = outcome.commitToVisible { visibleTimes.append(visible) }
+    // Visible from the acknowledgement on: the first query after it finds the place.
+    let picture = try live.engine.decode(bytes)
+    let page = try await live.engine.search(SemanticContentDescriptor(pixelBuffer: picture), limit: 3)
+    if case .place(let top)? = page.items.first?.result, top.id == id {
+        visibleAtOnce += 1
+    }
+}
+let edits = LatencySummary(samples: editTimes.map(\.milliseconds)), visible = LatencySummary(samples: visibleTimes.map(\.milliseconds))
+print("edits: \(editCount), whole edit p50 \(edits.p50) ms p99 \(edits.p99) ms; "
+    + "commit to visible p50 \(visible.p50) ms p99 \(visible.p99) ms; "
+    + "found by the first query after the acknowledgement: \(visibleAtOnce) of \(editCount)")
+let segments = live.engine.current.matcher?.segmentCount ?? 0
+let afterEdits = try await timeQueries("queries, after \(editCount) edits (\(segments) segments)")
+let ratio = afterEdits.p50 / Swift.max(atStart.p50, 1e-9)
+print("query p50 ratio, edited / loaded at start: \(String(format: "%.3f", ratio))")
+let json: [String: Any] = [
+    "references": references, "edits": editCount, "visible_at_ack": visibleAtOnce,
+    "edit_p50_ms": edits.p50, "edit_p99_ms": edits.p99,
+    "commit_to_visible_p50_ms": visible.p50, "commit_to_visible_p99_ms": visible.p99,
+    "query_p50_start_ms": atStart.p50, "query_p50_edited_ms": afterEdits.p50,
+    "query_p50_ratio": ratio, "featureprint": printing,
+]
+print(String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self))
+await live.close()
+try? FileManager.default.removeItem(atPath: folder)

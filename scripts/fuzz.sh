@@ -4,6 +4,8 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [LIBFUZZER-FLAG...]   one target, e.g. scripts/fuzz.sh jpeg 600
 #   scripts/fuzz.sh all SECONDS [LIBFUZZER-FLAG...]      every target in turn, SECONDS each
+#   scripts/fuzz.sh smoke [SECONDS]                      every target in turn, SECONDS each (default 15):
+#                                                        the bounded run the test command (scripts/test.sh) makes
 #   scripts/fuzz.sh list                                 the target names
 #
 # Targets (what each feeds; the sources in Fuzz/Sources/fuzz-TARGET/main.swift say more):
@@ -39,10 +41,15 @@ max_len() {
     esac
 }
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+# The comment block at the top of this file.
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 2; }
 
 [ $# -ge 1 ] || usage
 if [ "$1" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
+if [ "$1" = smoke ]; then
+    [ $# -le 2 ] || usage
+    set -- all "${2:-15}"
+fi
 [ $# -ge 2 ] || usage
 target="$1" seconds="$2"
 shift 2

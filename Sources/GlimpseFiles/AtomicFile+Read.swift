@@ -107,6 +107,10 @@ private struct OpenFile {
     /// `prefix` followed by up to `count` bytes from the current position: fewer only when the file
     /// ends first. Reads straight into the new array.
     func read(upTo count: Int, after prefix: [UInt8] = []) throws(FileError) -> [UInt8] {
+        // Nothing to read: an empty array as it is. `Array(unsafeUninitializedCapacity: 0)` stores its
+        // count into the one shared empty-array storage, a data race between threads reading files at
+        // once (ThreadSanitizer reports it).
+        guard count > 0 || !prefix.isEmpty else { return [] }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: prefix.count + count) { buffer, initialized in
             for byte in prefix {

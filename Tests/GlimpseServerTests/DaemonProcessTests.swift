@@ -39,9 +39,19 @@ final class ServeProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// A daemon a failed test left running is stopped, and its exit observed, rather than left behind.
+    deinit {
+        guard process.processIdentifier != 0 else { return }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
     /// Waits until a connection to `socket` succeeds, or the process exits, or `timeout` (a guard
     /// against hanging only) passes.
-    func waitUntilListening(on socket: String, timeout: Duration = .seconds(240)) async -> Bool {
+    /// Under a sanitizer the debug daemon loads its catalog several times slower, so it gets longer.
+    func waitUntilListening(
+        on socket: String, timeout: Duration = activeSanitizer == nil ? .seconds(240) : .seconds(900)
+    ) async -> Bool {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < timeout {
             if !process.isRunning { return false }
@@ -69,6 +79,9 @@ final class ServeProcess: @unchecked Sendable {
             process.interrupt()
             return (nil, "")
         }
+        // Returns at once; it lets Foundation observe the exit, which is what frees the Process (and its
+        // pipes) on Linux: one only ever polled through isRunning stays allocated (LeakSanitizer says so).
+        process.waitUntilExit()
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

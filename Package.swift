@@ -23,7 +23,7 @@
 //   GlimpseStore               the live catalog's store: the CatalogStore protocol, edits, revisions, import/export
 //   GlimpseStoreSQLite         that store on SQLite (GRDB): schema migrations, WAL, the writer's lock, photo folder
 //   GlimpseEngine              the one pipeline: catalog, matcher, models and decoding, loaded by one rule
-//   CGlimpseSocket             peer credentials (SO_PEERCRED) for the daemon
+//   CGlimpseSocket             peer credentials (SO_PEERCRED), socket activation and sd_notify for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
 //   GlimpseClient              the daemon's client (SwiftNIO, no Hummingbird)
 //   GlimpseIndexBenchmark      the index benchmark behind glimpse-index-bench: synthetic vectors, bandwidth floor
@@ -211,6 +211,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings

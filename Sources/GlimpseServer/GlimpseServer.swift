@@ -12,8 +12,13 @@ import Synchronization
 /// with SIGTERM and SIGINT as graceful-shutdown signals). Running it:
 /// 1. claims the socket path (``UnixSocketFile``): refuses a live daemon, a regular file or a
 ///    directory at the path, replaces a stale socket;
-/// 2. binds, sets the socket's mode, logs `listening` and fires ``ready``;
-/// 3. on graceful shutdown stops accepting, lets in-flight requests finish, and removes the socket.
+/// 2. binds, sets the socket's mode, logs `listening`, fires ``ready`` and sends `READY=1` to the
+///    service manager (``GlimpseServerConfiguration/serviceNotifier``);
+/// 3. on graceful shutdown sends `STOPPING=1`, stops accepting, lets in-flight requests finish, and
+///    removes the socket.
+///
+/// With ``GlimpseServerConfiguration/activatedSocket`` set, steps 1 and 2 serve on the socket the
+/// service manager bound instead, and step 3 leaves its path alone.
 public final class GlimpseServer: Service, Sendable {
     /// The configuration the daemon runs with.
     public let configuration: GlimpseServerConfiguration
@@ -54,19 +59,29 @@ public final class GlimpseServer: Service, Sendable {
     ///
     /// - Throws: ``GlimpseServerError`` when the socket path cannot be claimed; errors from binding.
     public func run() async throws {
-        let socket = try UnixSocketFile.claim(
-            path: configuration.socketPath,
-            directoryMode: configuration.directoryMode,
-            logger: logger
-        )
-        defer { socket.release() }
-        let application = makeApplication(socket: socket)
+        // A socket handed over by a service manager is its own: no claim, no chmod, no removal.
+        let socket = try configuration.activatedSocket == nil
+            ? UnixSocketFile.claim(
+                path: configuration.socketPath,
+                directoryMode: configuration.directoryMode,
+                logger: logger
+            ) : nil
+        defer { socket?.release() }
+        let serve: @Sendable () async throws -> Void
+        if let activated = configuration.activatedSocket {
+            let application = makeAdoptedApplication(descriptor: activated.descriptor)
+            serve = { try await application.run() }
+        } else {
+            let application = makeApplication(socket: socket)
+            serve = { try await application.run() }
+        }
         let graceTimer = GraceTimer()
         defer { graceTimer.cancel() }
         do {
             try await withGracefulShutdownHandler {
-                try await application.run()
+                try await serve()
             } onGracefulShutdown: { [logger, gate, configuration] in
+                configuration.notify("STOPPING=1", logger: logger)
                 logger.info(
                     "shutting down: no longer accepting connections, finishing in-flight requests",
                     metadata: ["queries_in_flight": "\(gate.inFlight)"]
@@ -140,11 +155,12 @@ public final class GlimpseServer: Service, Sendable {
         return router
     }
 
-    private func makeApplication(socket: UnixSocketFile) -> some ApplicationProtocol {
+    /// The HTTP/1.1 channel configuration and the listener set-up shared by both ways of listening.
+    private func makeListening(socket: UnixSocketFile?) -> (
+        http1: HTTP1Channel.Configuration, onServerRunning: @Sendable (any Channel) async -> Void
+    ) {
         let limits = configuration.limits
         let metrics = self.metrics
-        let router = makeRouter()
-
         let registry = ConnectionRegistry(maxConnections: limits.maxConnections)
         let guardFactory: @Sendable () -> [any RemovableChannelHandler] = {
             Self.connectionHandlers(limits: limits, registry: registry) { metrics.recordError(kind: $0.code) }
@@ -158,36 +174,74 @@ public final class GlimpseServer: Service, Sendable {
             )
         )
         http1.additionalChannelHandlers = guardFactory
+        let configuration = self.configuration
         let mode = configuration.socketMode
-        let path = configuration.socketPath
+        let path = configuration.activatedSocket?.path ?? configuration.socketPath
         let logger = self.logger
         let ready = self.ready
-        return Application(
-            router: router,
-            server: .http1(configuration: http1),
-            configuration: ApplicationConfiguration(
-                address: .unixDomainSocket(path: path),
-                serverName: "glimpse",
-                backlog: 256
-            ),
-            onServerRunning: { listener in
-                do {
-                    try await ListenerHandoff.install(on: listener)
-                    try await listener.eventLoop.submit {
-                        try listener.pipeline.syncOperations.addHandler(ConnectionLimiter(registry: registry), position: .first)
-                    }.get()
+        let onServerRunning: @Sendable (any Channel) async -> Void = { listener in
+            do {
+                try await ListenerHandoff.install(on: listener)
+                try await listener.eventLoop.submit {
+                    try listener.pipeline.syncOperations.addHandler(ConnectionLimiter(registry: registry), position: .first)
+                }.get()
+                if let socket {
                     try socket.socketBound(mode: mode)
                     logger.info(
                         "listening",
                         metadata: ["socket": "\(path)", "mode": "\(String(mode, radix: 8))"]
                     )
-                } catch {
-                    logger.error("\(error)")
+                } else {
+                    logger.info("listening on the socket passed by the service manager", metadata: ["socket": "\(path)"])
                 }
-                ready.fire()
-            },
+            } catch {
+                logger.error("\(error)")
+            }
+            ready.fire()
+            configuration.notify("READY=1\nSTATUS=listening on \(path)", logger: logger)
+        }
+        return (http1, onServerRunning)
+    }
+
+    private func makeApplication(socket: UnixSocketFile?) -> some ApplicationProtocol {
+        let (http1, onServerRunning) = makeListening(socket: socket)
+        return Application(
+            router: makeRouter(),
+            server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(
+                address: .unixDomainSocket(path: configuration.socketPath),
+                serverName: Self.serverName,
+                backlog: 256
+            ),
+            onServerRunning: onServerRunning,
             logger: logger
         )
+    }
+
+    private func makeAdoptedApplication(descriptor: Int32) -> AdoptedSocketApplication<some HTTPResponder<GlimpseRequestContext>> {
+        let (http1, onServerRunning) = makeListening(socket: nil)
+        return AdoptedSocketApplication(
+            descriptor: descriptor,
+            responder: makeRouter().buildResponder(),
+            http1: http1,
+            serverName: Self.serverName,
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+    }
+
+    /// The `Server` header of every answer.
+    static let serverName = "glimpse"
+}
+
+extension GlimpseServerConfiguration {
+    /// Sends `state` to the service manager; a failure is logged, never fatal.
+    func notify(_ state: String, logger: Logger) {
+        do {
+            try serviceNotifier.send(state)
+        } catch {
+            logger.warning("\(error.message)")
+        }
     }
 }
 

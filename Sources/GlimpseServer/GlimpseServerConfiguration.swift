@@ -24,6 +24,12 @@ public struct GlimpseServerConfiguration: Sendable {
     public var adminPolicy: PeerPolicy
     /// Whether every edit is refused with `403 read_only`. Default `false`.
     public var readOnly: Bool
+    /// A listening socket handed over by a service manager: when set, the daemon serves on it and
+    /// leaves `socketPath` (taken from it), its mode and its removal to the service manager.
+    /// Default: none (the daemon binds `socketPath` itself).
+    public var activatedSocket: ActivatedSocket?
+    /// Where the daemon reports `READY=1` and `STOPPING=1` (`sd_notify`). Default: nowhere.
+    public var serviceNotifier: ServiceNotifier = ServiceNotifier(socketPath: nil)
 
     /// Creates a configuration; every argument but the path defaults to the documented value.
     public init(

@@ -15,6 +15,9 @@ public struct GlimpseServerError: Error, Sendable, Equatable, CustomStringConver
         case alreadyRunning
         /// A system call on the socket path or its directory failed.
         case socketSetupFailed
+        /// The socket a service manager passed (`LISTEN_FDS`) is not one listening Unix stream
+        /// socket meant for this process, or the service manager cannot be notified.
+        case activationFailed
     }
 
     /// What kind of failure this is.

@@ -22,14 +22,21 @@ struct ServeCommand: AsyncParsableCommand {
             Retry-After. Edits are taken from the daemon's own user, or the peers --admin-uid and \
             --admin-gid name; --read-only refuses them all; --no-store serves the folder as it is.
 
+            Socket activation: started by systemd (or systemd-socket-activate) with one listening Unix \
+            stream socket (LISTEN_PID, LISTEN_FDS), the daemon serves on that socket instead of binding \
+            --socket, and leaves its path and mode to the service manager. With Type=notify it reports \
+            READY=1 once it accepts connections and STOPPING=1 when it begins to stop (NOTIFY_SOCKET). \
+            See deploy/ for unit files.
+
             Exit status: 0 after a clean stop; 64 for a bad option or a socket path that is too long; \
             65 for an invalid catalog; 66 for a missing catalog; 69 when a daemon is already running on \
             the path or something that is not a socket is there, or another process holds the store; \
-            74 when the socket or the store cannot be set up.
+            74 when the socket or the store cannot be set up; 78 when the socket passed by the service \
+            manager is unusable.
             """
     )
 
-    @Option(help: "The socket path. Default: $XDG_RUNTIME_DIR/glimpse/glimpse.sock, else /run/glimpse/glimpse.sock.")
+    @Option(help: "The socket path. Default: the socket passed by the service manager, else $XDG_RUNTIME_DIR/glimpse/glimpse.sock, else /run/glimpse/glimpse.sock.")
     var socket: String?
 
     @OptionGroup var engine: EngineOptions
@@ -52,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Refuse every catalog edit with 403.")
     var readOnly = false
 
-    @Option(help: "The socket's permission bits, in octal.")
+    @Option(help: "The socket's permission bits, in octal (not applied to a socket passed by the service manager: set SocketMode= there).")
     var socketMode: String = "660"
 
     @Option(help: "Allow only peers with this user id (repeatable; checked with SO_PEERCRED).")
@@ -115,7 +122,20 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "glimpse.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let path = socket ?? GlimpseServerConfiguration.defaultSocketPath(environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let activated: ActivatedSocket?
+        do {
+            activated = try ActivatedSocket.takeFromEnvironment(environment)
+        } catch {
+            FileHandle.standardError.write(Data("glimpse serve: \(error.message)\n".utf8))
+            throw ExitCode(Self.exitStatus(for: error.code))
+        }
+        if let activated, let socket, socket != activated.path {
+            FileHandle.standardError.write(Data(
+                "glimpse serve: --socket \(socket) but the service manager passed a socket bound to \(activated.path); drop --socket or make the two agree\n".utf8))
+            throw ExitCode(64)
+        }
+        let path = activated?.path ?? socket ?? GlimpseServerConfiguration.defaultSocketPath(environment: environment)
         let limits = ServerLimits(
             maxBodyBytes: maxBodyBytes,
             idleTimeout: .seconds(idleTimeout),
@@ -127,7 +147,7 @@ struct ServeCommand: AsyncParsableCommand {
             maxBufferedBytes: maxBufferedBytes,
             maxConnections: maxConnections
         )
-        let configuration = GlimpseServerConfiguration(
+        var configuration = GlimpseServerConfiguration(
             socketPath: path,
             socketMode: UInt32(socketMode, radix: 8) ?? 0o660,
             limits: limits,
@@ -137,9 +157,13 @@ struct ServeCommand: AsyncParsableCommand {
                 ? PeerPolicy(allowedUIDs: [getuid()]) : PeerPolicy(allowedUIDs: Set(adminUid), allowedGIDs: Set(adminGid)),
             readOnly: readOnly
         )
+        configuration.activatedSocket = activated
+        configuration.serviceNotifier = ServiceNotifier(environment: environment)
         do {
             // Refuse a live daemon, a non-socket or a too-long path before the slow catalog load.
-            try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
+            if activated == nil {
+                try UnixSocketFile.claim(path: path, directoryMode: 0o700, logger: logger).release()
+            }
             let start = ContinuousClock.now
             let loaded: Engine
             var editor: (any CatalogEditService)?
@@ -245,6 +269,7 @@ struct ServeCommand: AsyncParsableCommand {
         case .invalidConfiguration, .socketPathTooLong: 64
         case .alreadyRunning, .notASocket: 69
         case .socketSetupFailed: 74
+        case .activationFailed: 78
         }
     }
 }

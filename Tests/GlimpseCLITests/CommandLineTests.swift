@@ -103,3 +103,56 @@ struct CommandLineTests {
         #expect(f1.count == 3 && abs((f1[0] - f1[1]) - value) < 1e-9)
     }
 }
+
+/// The committed command-line reference (scripts/generate-docs.sh) is in step with the CLI.
+@Suite("command-line reference")
+struct CommandLineReferenceTests {
+    /// Every command path (`glimpse`, `glimpse serve`, …) and the long options its help shows, from
+    /// `glimpse --experimental-dump-help`.
+    private func commands() throws -> [(path: String, options: [String])] {
+        let run = try glimpse(["--experimental-dump-help"])
+        #expect(run.status == 0, "\(run.err)")
+        let root = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+        var found: [(String, [String])] = []
+        func visit(_ command: [String: Any], path: [String]) {
+            let name = command["commandName"] as? String ?? ""
+            let here = path + [name]
+            // Hidden options (`shouldDisplay: false`) are in neither help nor the man page.
+            let shown = (command["arguments"] as? [[String: Any]] ?? []).filter { $0["shouldDisplay"] as? Bool != false }
+            let options = shown.flatMap { argument in
+                (argument["names"] as? [[String: Any]] ?? []).compactMap { name in
+                    name["kind"] as? String == "long" ? name["name"] as? String : nil
+                }
+            }
+            found.append((here.joined(separator: " "), options))
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { visit(sub, path: here) }
+        }
+        if let command = root?["command"] as? [String: Any] { visit(command, path: []) }
+        return found
+    }
+
+    @Test func completionScriptsMatchTheCLI() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let run = try glimpse(["--generate-completion-script", shell])
+            #expect(run.status == 0, "\(run.err)")
+            let committed = try String(contentsOfFile: repositoryRoot + "/docs/completions/glimpse.\(shell)", encoding: .utf8)
+            #expect(run.out == committed, "docs/completions/glimpse.\(shell) is out of date: run scripts/generate-docs.sh")
+        }
+    }
+
+    @Test func manPageDescribesEveryCommandAndOption() throws {
+        let page = try String(contentsOfFile: repositoryRoot + "/docs/man/glimpse.1", encoding: .utf8)
+        let text = page.replacingOccurrences(of: "\\-", with: "-")
+        let all = try commands()
+        #expect(all.count >= 10)
+        for (path, options) in all {
+            // The page is the root command's (`.Nm glimpse`); each subcommand is an item `.It Em NAME`.
+            let name = path.split(separator: " ").last.map(String.init) ?? path
+            let heading = path == name ? ".Nm \(name)" : ".It Em \(name)"
+            #expect(text.contains(heading + "\n"), "docs/man/glimpse.1 does not describe `\(path)`: run scripts/generate-docs.sh")
+            for option in options where option != "help" && option != "version" {
+                #expect(text.contains("-\(option)"), "docs/man/glimpse.1 lacks --\(option) of `\(path)`: run scripts/generate-docs.sh")
+            }
+        }
+    }
+}

@@ -48,3 +48,13 @@ fuzz_build() {
         | { grep -v -E -e "warning: Cannot export local symbol" -e "^\[[0-9]+/[0-9]+\] " || true; }
     return "${PIPESTATUS[0]}"
 }
+
+# openapi_venv REQUIREMENTS...: makes sure .venv-openapi (in the repository, ignored by git) exists and
+# holds the pinned packages of each requirements file (pip does nothing, offline, when they are there).
+openapi_venv() {
+    local venv=".venv-openapi" file
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    for file in "$@"; do
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$file"
+    done
+}

@@ -1,5 +1,6 @@
 // Small socket helpers for the Glimpse daemon that Swift cannot express directly:
-// reading SO_PEERCRED (`struct ucred` needs _GNU_SOURCE) and probing a Unix socket path.
+// reading SO_PEERCRED (`struct ucred` needs _GNU_SOURCE), probing a Unix socket path, inspecting a
+// listening socket handed over by systemd, and sending systemd's readiness datagrams.
 #ifndef CGLIMPSESOCKET_H
 #define CGLIMPSESOCKET_H
 
@@ -44,6 +45,28 @@ int CGlimpseSocket_probe(const char *path);
 /// Connects a new Unix stream socket to `path`. Returns the descriptor (>= 0) or -errno.
 /// The caller owns the descriptor and must close it.
 int CGlimpseSocket_connect(const char *path);
+
+/// What a descriptor handed over for socket activation is.
+typedef struct CGlimpseSocket_listener {
+    /// The address family from getsockname(2) (AF_UNIX for a Unix socket).
+    int family;
+    /// SO_TYPE (SOCK_STREAM for a stream socket).
+    int type;
+    /// SO_ACCEPTCONN: 1 when listen(2) was called on it.
+    int accepting;
+    /// The bound path (NUL-terminated; empty for an unnamed socket, "@name" for an abstract one).
+    char path[110];
+} CGlimpseSocket_listener;
+
+/// Reads the family, type, listening state and bound path of the socket `fd` into `out`.
+/// Returns 0 on success, otherwise the errno of fstat(2), getsockopt(2) or getsockname(2)
+/// (ENOTSOCK when `fd` is open but not a socket, EBADF when it is not open).
+int CGlimpseSocket_describe_listener(int fd, CGlimpseSocket_listener *out);
+
+/// Sends `message` as one datagram to the systemd notification socket `path` (the value of
+/// $NOTIFY_SOCKET: a filesystem path, or "@name" for the abstract namespace).
+/// Returns 0 on success, otherwise the errno (ENAMETOOLONG, EINVAL for an empty or relative path).
+int CGlimpseSocket_notify(const char *path, const char *message);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,335 @@
+#compdef glimpse
+
+__glimpse_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__glimpse_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __glimpse_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__glimpse_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_glimpse() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'serve:Serve visual search over HTTP/1.1 on a Unix domain socket.'
+            'query:Find the catalog places and collections a picture shows.'
+            'match:Match every picture in a folder against the catalog.'
+            'entities:Look up places and collections by id, by text or by property.'
+            'labels:Print the scene labels (sky, water, building, …) of pictures, with scores.'
+            'decode:Decode PNG and JPEG files and report their size, pixel format, orientation and decode time.'
+            'eval:Measure how well photos are matched to their catalog places.'
+            'bench:Measure query latency: in process, by catalog size (--scale), or against a daemon (--socket).'
+            'models:Build and evaluate the labelled-reference label model.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        serve|query|match|entities|labels|decode|eval|bench|models|help)
+            "_glimpse_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_glimpse_serve() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--socket[The socket path. Default\: the socket passed by the service manager, else $XDG_RUNTIME_DIR/glimpse/glimpse.sock, else /run/glimpse/glimpse.sock.]:socket:'
+        '--catalog[The catalog folder holding catalog.json.]:catalog:'
+        '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
+        '--no-feature-cache[Extract the catalog photos'\'' features on every start.]'
+        '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--socket-mode[The socket'\''s permission bits, in octal (not applied to a socket passed by the service manager\: set SocketMode= there).]:socket-mode:'
+        '*--allow-uid[Allow only peers with this user id (repeatable; checked with SO_PEERCRED).]:allow-uid:'
+        '*--allow-gid[Allow only peers with this group id, primary or supplementary (repeatable; checked with SO_PEERCRED and SO_PEERGROUPS).]:allow-gid:'
+        '--max-body-bytes[The largest request body, in bytes.]:max-body-bytes:'
+        '--max-pixels[The largest picture, in pixels.]:max-pixels:'
+        '--max-concurrent-queries[Queries decoded and matched at once. Default\: the number of cores.]:max-concurrent-queries:'
+        '--max-queued-queries[Queries that may wait for a free slot before new ones get 503.]:max-queued-queries:'
+        '--max-buffered-bytes[Request-body bytes that admitted queries may hold at once; a query that does not fit gets 503 before its body is read. At least --max-body-bytes.]:max-buffered-bytes:'
+        '--max-connections[Connections served at once; when all are taken, the one waiting longest for a request head makes room.]:max-connections:'
+        '--idle-timeout[Seconds a silent connection stays open (between requests).]:idle-timeout:'
+        '--header-timeout[Seconds a client may take to send a whole request head, from its first byte (then 408).]:header-timeout:'
+        '--request-deadline[Seconds a request body may take to arrive.]:request-deadline:'
+        '--shutdown-grace[Seconds in-flight requests get to finish after SIGTERM/SIGINT.]:shutdown-grace:'
+        '--log-level[Log level\: trace, debug, info, notice, warning, error, critical.]:log-level:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_query() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:files:'
+        '--catalog[The catalog folder holding catalog.json.]:catalog:'
+        '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
+        '--no-feature-cache[Extract the catalog photos'\'' features on every start.]'
+        '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--labels[Comma-separated labels describing the picture, such as '\''tower,sky'\''.]:labels:'
+        '--limit[Results per page, 1…100.]:limit:'
+        '--cursor[Continue from the cursor a previous page printed.]:cursor:'
+        '--json[Print the page as JSON.]'
+        '--socket[Ask the daemon on this socket (glimpse serve) instead of loading the catalog.]:socket:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_match() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':directory:'
+        '--recursive[Also match pictures in subfolders.]'
+        '--all-files[Try every file, not only those named .jpg, .jpeg or .png.]'
+        '--format[Record format\: jsonl, csv or table.]:format:'
+        '--limit[Results kept per picture.]:limit:'
+        '--jobs[Pictures matched at once (default\: one per processor core).]:jobs:'
+        '--output[Write records to this file instead of standard output.]:output:'
+        '--resume[Continue an interrupted run from its --output file.]'
+        '--catalog[The catalog folder holding catalog.json.]:catalog:'
+        '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
+        '--no-feature-cache[Extract the catalog photos'\'' features on every start.]'
+        '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_entities() {
+    local -i ret=1
+    local -ar ___type=('place' 'collection' 'all')
+    local -ar arg_specs=(
+        '--catalog[The catalog folder holding catalog.json.]:catalog:'
+        '--id[Entity ids to look up.]:id:'
+        '--search[Text to search for.]:search:'
+        '*--where[A property comparison (repeatable); see the syntax above.]:where:'
+        '--mode[all\: every --where holds; any\: at least one does.]:mode:'
+        '*--sort[A sort key, -KEY for descending (repeatable).]:sort:'
+        '--limit[The most entities to print.]:limit:'
+        '--type[place, collection or all (default\: all for --id and --search, place otherwise).]:type:{__glimpse_complete "${___type[@]}"}'
+        '--json[Print JSON.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_labels() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:files:'
+        '--model[The label model file.]:model:'
+        '--json[Print one JSON object per file and line (JSON Lines).]'
+        '--all[Print every label'\''s score, not only those reaching the threshold.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_decode() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:paths:'
+        '--max-size[Decode so that the longer side is at most N pixels.]:max-size:'
+        '--json[Print one JSON object per file and line (JSON Lines).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_eval() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--catalog[The catalog folder holding catalog.json.]:catalog:'
+        '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
+        '--no-feature-cache[Extract the catalog photos'\'' features on every start.]'
+        '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--queries[The query manifest (JSON).]:queries:'
+        '--json[Print one JSON object with recall_at_1, recall_at_5, false_match_rate, queries, latency_ms, cpu_ms, recall_by_op (and label_f1, labels when the manifest lists labels).]'
+        '--leave-out[Leave every Nth catalog place out of the index; queries of those places must then match nothing.]:leave-out:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_bench() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--catalog[The catalog folder holding catalog.json.]:catalog:'
+        '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
+        '--no-feature-cache[Extract the catalog photos'\'' features on every start.]'
+        '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--folder[Pictures to query with (default\: the catalog'\''s photos).]:folder:'
+        '--passes[Passes over the pictures in process (after one warm-up pass).]:passes:'
+        '--limit[Results asked for per query.]:limit:'
+        '--scale[Measure index cost against synthetic catalogs of growing size.]'
+        '--sizes[Scale mode\: catalog sizes, comma-separated.]:sizes:'
+        '--dimension[Scale mode\: vector dimension.]:dimension:'
+        '--queries[Scale mode\: queries per size and index.]:queries:'
+        '--index[Scale mode\: index types, comma-separated (flat, hnsw, visual).]:index:'
+        '--max-build-seconds[Scale mode\: skip a graph build projected to take longer than this many seconds.]:max-build-seconds:'
+        '--socket[Daemon mode\: the daemon'\''s socket path.]:socket:'
+        '--concurrency[Daemon mode\: connections at once, comma-separated levels.]:concurrency:'
+        '--duration[Daemon mode\: how long each level runs, such as 30s, 500ms or 2m.]:duration:'
+        '--json[Print the report as JSON instead of tables.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_models() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'build:Rebuild the label model from labelled photos.'
+            'evaluate:Measure label F1 on unseen photos, next to a colour-histogram baseline.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        build|evaluate)
+            "_glimpse_models_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_glimpse_models_build() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--catalog[catalog.json\: its label vocabulary and labelled place photos.]:catalog:'
+        '--no-catalog-photos[Use only the catalog'\''s vocabulary, not its place photos, as references.]'
+        '*--labelled[A folder with labels.json (\[{"image", "id", "labels"}\]); may be repeated.]:labelled:'
+        '--output[Where to write the model.]:output:'
+        '--extractor[Feature extractor\: featureprint (the default when Models/featureprint.glimpsemodel is found), scene, regions or colour-histogram.]:extractor:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_models_evaluate() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--catalog[catalog.json\: its label vocabulary and labelled place photos.]:catalog:'
+        '--no-catalog-photos[Use only the catalog'\''s vocabulary, not its place photos, as references.]'
+        '*--labelled[A folder with labels.json (\[{"image", "id", "labels"}\]); may be repeated.]:labelled:'
+        '--queries[A folder of distorted queries with queries.json.]:queries:'
+        '*--extractor[Extractors to compare (default\: featureprint, scene and colour-histogram).]:extractor:'
+        '--json[Print the report as JSON.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _glimpse ]]; then
+    _glimpse "${@}"
+else
+    compdef _glimpse glimpse
+fi

@@ -129,12 +129,16 @@ public struct MatchReport: Sendable {
     public let usedMirror: Bool
     /// The query's feature print, when the matcher computed it (labels can reuse it).
     public let featurePrint: FeaturePrint?
+    /// The places found in the picture with where each lies: ``accepted`` first, then any others the
+    /// rest of the picture shows (empty when nothing was accepted).
+    public let places: [LocatedPlace]
 
     /// Creates a report.
     public init(
         candidates: [MatchCandidate], accepted: MatchCandidate?, timings: StageTimings, queryKeypoints: Int,
-        usedMirror: Bool, featurePrint: FeaturePrint? = nil
+        usedMirror: Bool, featurePrint: FeaturePrint? = nil, places: [LocatedPlace] = []
     ) {
+        self.places = places
         self.candidates = candidates
         self.accepted = accepted
         self.timings = timings

@@ -161,7 +161,7 @@ extension VisualMatcher {
             for pair in v.pairs { setAside[Int(pair.query)] = true }
         }
         var timings = report.timings
-        timings.addVerification(since: start)
+        timings.addLocating(since: start)
         var candidates = report.candidates
         if located.count > 1 {
             // Further places carry their own evidence and rank by it, within the limit.

@@ -5,7 +5,7 @@ import GlimpseWire
 import Testing
 
 /// Runs `curl ARGUMENTS` (`-s`, over the daemon's socket) and returns the status, the head and the body.
-private func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: String, body: Data)? {
+func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: String, body: Data)? {
     await offThread {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -23,7 +23,7 @@ private func curl(_ socket: String, _ arguments: [String]) async -> (status: Int
 }
 
 /// The header `name` of a response head, if present.
-private func header(_ name: String, in head: String) -> String? {
+func header(_ name: String, in head: String) -> String? {
     for line in head.split(separator: "\r\n") {
         let parts = line.split(separator: ":", maxSplits: 1)
         if parts.count == 2, parts[0].lowercased() == name.lowercased() {

@@ -326,7 +326,7 @@ let package = Package(
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "glimpse"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).
         .testTarget(name: "GlimpseFuzzCorpusTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex",

@@ -15,6 +15,11 @@ import GlimpseImage
 /// from its verified score and its print similarity (``MatchDecision``); the best is accepted when
 /// its confidence reaches ``MatchDecision/acceptLine``. Otherwise, with the mirror cascade on, the
 /// mirror image of the query is tried too.
+///
+/// Once a candidate is accepted, the places the picture shows are located (``MatchReport/places``):
+/// the accepted photo's outline in the query from its verified similarity, then, with the query
+/// keypoints its inliers explain set aside, further candidates verified on what is left, up to
+/// ``maxPlaces``.
 public final class VisualMatcher: Sendable {
     /// The configuration the matcher and its references use.
     public let configuration: VisionConfiguration

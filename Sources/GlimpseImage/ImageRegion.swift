@@ -146,13 +146,18 @@ extension PixelBuffer {
 
 extension DecodingOptions {
     /// These options with ``maxDimension`` raised so that `region` of the picture, rather than the
-    /// whole, gets about that many pixels on its longer side (the limits still apply): how a query
-    /// limited to a small region keeps the detail the matcher needs.
+    /// whole, gets about that many pixels on its longer side: how a query limited to a small region
+    /// keeps the detail the matcher needs. The picture is decoded at most ``regionEnlargement`` times
+    /// larger than without a region (a region smaller than that share of the picture gets fewer
+    /// pixels), and the limits still apply.
     public func showing(_ region: ImageRegion) -> DecodingOptions {
         guard let maxDimension else { return self }
         var copy = self
-        let share = max(region.width, region.height, ImageRegion.minimumSide)
+        let share = max(region.width, region.height, 1 / Double(Self.regionEnlargement))
         copy.maxDimension = min(limits.maxDimension, Int((Double(maxDimension) / share).rounded(.up)))
         return copy
     }
+
+    /// The most ``showing(_:)`` enlarges ``maxDimension``.
+    public static let regionEnlargement = 8
 }

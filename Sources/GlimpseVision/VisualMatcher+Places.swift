@@ -93,6 +93,8 @@ struct OrientationPass {
     let shortlisted: [(reference: Int, votes: Int)]
     /// References verified because of their feature print.
     let byPrint: [Int]
+    /// The verification of every reference verified in this orientation, with its inlier pairs.
+    let verified: [Int: Verification]
 }
 
 extension VisualMatcher {
@@ -108,9 +110,10 @@ extension VisualMatcher {
     /// orientation that is accepted on what is left (the same confidence rule, and at least
     /// ``VisionConfiguration/acceptScore`` keypoints of its own), up to ``maxPlaces``.
     ///
-    /// Cheap when the picture shows one place: candidates that were verified and not accepted on all
-    /// keypoints cannot be on fewer, so only shortlisted candidates the first pass skipped (after a
-    /// decisive one) with at least ``minimumVotesForFurtherPlace`` votes are verified again.
+    /// Cheap when the picture shows one place: the accepted photo's verification is the first pass's,
+    /// and candidates that were verified and not accepted on all keypoints cannot be on fewer, so only
+    /// shortlisted candidates the first pass skipped (after a decisive one) with at least
+    /// ``minimumVotesForFurtherPlace`` votes are verified again.
     func locatePlaces(
         in report: MatchReport, found: [MatchCandidate], passes: [OrientationPass], similarity: PrintComparison?,
         limit: Int
@@ -119,12 +122,20 @@ extension VisualMatcher {
               let group = groupIndex[accepted.referenceID]
         else { return report }
         let start = StageInstant.now()
-        // The accepted place's best photo.
+        // The accepted place's best photo: its verification from the first pass, in reference order.
         var best: (reference: Int, verification: Verification)?
-        for (s, segment) in segments.enumerated() {
-            for (r, g) in segment.groups.enumerated() where Int(g) == group && live[segmentStarts[s] + r] {
-                let v = verification(pass.features, reference: segmentStarts[s] + r, keepingPairs: true)
-                if v.transform != nil, v.score > (best?.verification.score ?? -1) { best = (segmentStarts[s] + r, v) }
+        for (reference, v) in pass.verified.sorted(by: { $0.key < $1.key })
+        where v.transform != nil && groupID(of: reference) == accepted.referenceID
+            && v.score > (best?.verification.score ?? -1) {
+            best = (reference, v)
+        }
+        if best == nil {
+            // Not verified in this orientation's record (never expected): verify its photos again.
+            for (s, segment) in segments.enumerated() {
+                for (r, g) in segment.groups.enumerated() where Int(g) == group && live[segmentStarts[s] + r] {
+                    let v = verification(pass.features, reference: segmentStarts[s] + r, keepingPairs: true)
+                    if v.transform != nil, v.score > (best?.verification.score ?? -1) { best = (segmentStarts[s] + r, v) }
+                }
             }
         }
         guard let best, let first = geometry(of: best.verification, reference: best.reference, pass: pass) else {

@@ -203,7 +203,8 @@ public final class VisualMatcher: Sendable {
         timings.addFeatures(since: start)
         if stop() { return nil }
         var shortlisted: [(reference: Int, votes: Int)] = []
-        var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted)
+        var verified: [Int: Verification] = [:]
+        var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified)
         if stop() { return nil }
         var similarity: PrintComparison?
         var queryPrint: FeaturePrint?
@@ -216,11 +217,12 @@ public final class VisualMatcher: Sendable {
             if let similarity {
                 let t = StageInstant.now()
                 byPrint = nearestByPrint(similarity, excluding: found)
-                found = verifyExtra(features, byPrint, into: found, mirrored: false)
+                found = verifyExtra(features, byPrint, into: found, mirrored: false, verified: &verified)
                 timings.addVerification(since: t)
             }
         }
-        var passes = [OrientationPass(features: features, mirrored: false, shortlisted: shortlisted, byPrint: byPrint)]
+        var passes = [OrientationPass(
+            features: features, mirrored: false, shortlisted: shortlisted, byPrint: byPrint, verified: verified)]
         var usedMirror = false
         if configuration.mirrorCascade, !accepts(best(found, similarity: similarity), similarity: similarity) {
             if stop() { return nil }
@@ -230,16 +232,19 @@ public final class VisualMatcher: Sendable {
             timings.addFeatures(since: t)
             if stop() { return nil }
             var flippedShortlist: [(reference: Int, votes: Int)] = []
-            var flipped = run(mirrored, mirrored: true, timings: &timings, shortlisted: &flippedShortlist)
+            var flippedVerified: [Int: Verification] = [:]
+            var flipped = run(
+                mirrored, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified)
             var flippedByPrint: [Int] = []
             if let similarity {
                 let v = StageInstant.now()
                 flippedByPrint = nearestByPrint(similarity, excluding: flipped)
-                flipped = verifyExtra(mirrored, flippedByPrint, into: flipped, mirrored: true)
+                flipped = verifyExtra(mirrored, flippedByPrint, into: flipped, mirrored: true, verified: &flippedVerified)
                 timings.addVerification(since: v)
             }
             passes.append(OrientationPass(
-                features: mirrored, mirrored: true, shortlisted: flippedShortlist, byPrint: flippedByPrint))
+                features: mirrored, mirrored: true, shortlisted: flippedShortlist, byPrint: flippedByPrint,
+                verified: flippedVerified))
             found = merge(found, flipped)
         }
         let decided = report(found, similarity: similarity, limit: limit, timings: timings, keypoints: features.count,
@@ -252,10 +257,12 @@ public final class VisualMatcher: Sendable {
     public func match(features: ImageFeatures, limit: Int = 5) -> MatchReport {
         var timings = StageTimings()
         var shortlisted: [(reference: Int, votes: Int)] = []
-        let found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted)
+        var verified: [Int: Verification] = [:]
+        let found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified)
         let decided = report(
             found, similarity: nil, limit: limit, timings: timings, keypoints: features.count, usedMirror: false)
-        let pass = OrientationPass(features: features, mirrored: false, shortlisted: shortlisted, byPrint: [])
+        let pass = OrientationPass(
+            features: features, mirrored: false, shortlisted: shortlisted, byPrint: [], verified: verified)
         return locatePlaces(in: decided, found: found, passes: [pass], similarity: nil, limit: limit)
     }
 
@@ -264,13 +271,15 @@ public final class VisualMatcher: Sendable {
     /// Shortlist and verification of one orientation; candidates sorted best first.
     func run(_ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings) -> [MatchCandidate] {
         var shortlisted: [(reference: Int, votes: Int)] = []
-        return run(features, mirrored: mirrored, timings: &timings, shortlisted: &shortlisted)
+        var verified: [Int: Verification] = [:]
+        return run(features, mirrored: mirrored, timings: &timings, shortlisted: &shortlisted, verified: &verified)
     }
 
-    /// ``run(_:mirrored:timings:)`` that also hands back the shortlist it verified.
+    /// ``run(_:mirrored:timings:)`` that also hands back the shortlist and each verified reference's
+    /// verification with its inlier pairs (what locating the accepted place reuses).
     func run(
         _ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings,
-        shortlisted: inout [(reference: Int, votes: Int)]
+        shortlisted: inout [(reference: Int, votes: Int)], verified: inout [Int: Verification]
     ) -> [MatchCandidate] {
         var t = StageInstant.now()
         let shortlist = self.shortlist(
@@ -287,7 +296,8 @@ public final class VisualMatcher: Sendable {
                     mirrored: mirrored))
                 continue
             }
-            let v = verify(features, reference: ref)
+            let v = verification(features, reference: ref, keepingPairs: true)
+            verified[ref] = v
             out.append(MatchCandidate(
                 referenceID: groupID(of: ref), votes: votes, verified: true, inliers: v.inliers,
                 score: Double(v.score), mirrored: mirrored))
@@ -423,12 +433,16 @@ public final class VisualMatcher: Sendable {
 
     /// `found` with verified candidates for `references` in place of any unverified entries of the same
     /// references.
-    func verifyExtra(_ features: ImageFeatures, _ references: [Int], into found: [MatchCandidate], mirrored: Bool) -> [MatchCandidate] {
+    func verifyExtra(
+        _ features: ImageFeatures, _ references: [Int], into found: [MatchCandidate], mirrored: Bool,
+        verified: inout [Int: Verification]
+    ) -> [MatchCandidate] {
         guard !references.isEmpty else { return found }
         let added = Set(references.map(groupID(of:)))
         var out = found.filter { !added.contains($0.referenceID) }
         for ref in references {
-            let v = verify(features, reference: ref)
+            let v = verification(features, reference: ref, keepingPairs: true)
+            verified[ref] = v
             let id = groupID(of: ref)
             let votes = found.first { $0.referenceID == id }?.votes ?? 0
             out.append(MatchCandidate(

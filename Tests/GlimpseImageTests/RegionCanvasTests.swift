@@ -36,6 +36,10 @@ struct RegionCanvasTests {
         #expect(bytes == [4, 2, 7, 5, 2, 7, 4, 3, 7, 5, 3, 7])
         let options = DecodingOptions(maxDimension: 512).showing(try ImageRegion(x: 0, y: 0, width: 0.25, height: 0.5))
         #expect(options.maxDimension == 1024)
+        // A tiny region does not decode the picture without bound.
+        let tiny = DecodingOptions(maxDimension: 512).showing(try ImageRegion(x: 0, y: 0, width: 0.001, height: 0.001))
+        #expect(tiny.maxDimension == 512 * DecodingOptions.regionEnlargement)
+        #expect(DecodingOptions().showing(try ImageRegion(x: 0, y: 0, width: 0.5, height: 0.5)).maxDimension == nil)
     }
 
     @Test func theCanvasDrawsLinesPicturesAndOutlinesAndEncodesAsPNG() throws {

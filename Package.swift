@@ -372,7 +372,7 @@ let package = Package(
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
                                    "GlimpseStore", "GlimpseStoreSQLite"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "glimpse"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).
         .testTarget(name: "GlimpseFuzzCorpusTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex",

@@ -12,23 +12,27 @@ extension VisualMatcher: PlaceMatching {
     /// Without a feature print the matcher's score `s` (distinct reference keypoints reproduced in one
     /// consistent geometry) becomes `s / (s + acceptScore)`: 0 for no evidence, exactly 0.5 at the
     /// matcher's accept threshold, approaching 1 as evidence grows. With one, the score and the print
-    /// similarity are combined by the calibrated model, again with 0.5 as the accept line. Only the
-    /// matcher's accepted candidate is marked accepted. Reference ids are place ids (see
-    /// ``Catalog/makeVisualMatcher(configuration:placeIDs:featureCache:printer:)``).
+    /// similarity are combined by the calibrated model, again with 0.5 as the accept line. The places
+    /// the matcher located (``MatchReport/places``: its accepted candidate, and further places the rest
+    /// of the picture shows) are marked accepted, each with its region. Reference ids are place ids
+    /// (see ``Catalog/makeVisualMatcher(configuration:placeIDs:featureCache:printer:)``).
     ///
     /// - Throws: `CancellationError` when the task is cancelled; the match stops at its next stage.
     public func matchPlaces(in image: PixelBuffer, limit: Int) async throws -> PlaceMatchReport {
         let report = try matchUnlessCancelled(image, limit: limit)
+        var regions: [String: ImageRegion] = [:]
+        for place in report.places { regions[place.candidate.referenceID] = place.geometry.region }
         let candidates = report.candidates.map { candidate in
             PlaceMatchCandidate(
                 placeID: candidate.referenceID, score: candidate.confidence,
-                accepted: candidate.referenceID == report.accepted?.referenceID,
-                inliers: candidate.verified ? candidate.inliers : nil)
+                accepted: candidate.referenceID == report.accepted?.referenceID || regions[candidate.referenceID] != nil,
+                inliers: candidate.verified ? candidate.inliers : nil, region: regions[candidate.referenceID])
         }
         var timings: [String: Duration] = [
             "features": .microseconds(Int64((report.timings.featuresMs * 1000).rounded())),
             "shortlist": .microseconds(Int64((report.timings.shortlistMs * 1000).rounded())),
             "verification": .microseconds(Int64((report.timings.verificationMs * 1000).rounded())),
+            "locating": .microseconds(Int64((report.timings.locatingMs * 1000).rounded())),
         ]
         if printer != nil {
             timings["featureprint"] = .microseconds(Int64((report.timings.featurePrintMs * 1000).rounded()))

@@ -1,4 +1,5 @@
 import GlimpseFiles
+import GlimpseImage
 
 /// Everything a visual search ranking depends on besides the catalog snapshot, quantised so that it
 /// travels exactly in a cursor: re-ranking the same evidence on the same snapshot gives the same list.
@@ -17,6 +18,39 @@ struct VisualSearchEvidence: Sendable, Hashable {
         var score: Int
         var accepted: Bool
         var inliers: Int?
+        /// Where the place lies in the query picture, for an accepted match that reports it.
+        var region: Region? = nil
+    }
+
+    /// A region of the query picture (``ImageRegion``), each value in units of 1/10000.
+    struct Region: Sendable, Hashable {
+        var x: Int
+        var y: Int
+        var width: Int
+        var height: Int
+
+        init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+
+        /// `region` with its edges rounded, so that the rounded box still ends inside the picture.
+        init(_ region: ImageRegion) {
+            let left = VisualSearchEvidence.quantise(region.x), top = VisualSearchEvidence.quantise(region.y)
+            let right = VisualSearchEvidence.quantise(region.x + region.width)
+            let bottom = VisualSearchEvidence.quantise(region.y + region.height)
+            self.init(x: min(left, 9_999), y: min(top, 9_999), width: max(1, right - min(left, 9_999)),
+                      height: max(1, bottom - min(top, 9_999)))
+        }
+
+        /// The region, or `nil` when the values do not describe one inside the picture.
+        var imageRegion: ImageRegion? {
+            let scale = VisualSearchEvidence.scale
+            return try? ImageRegion(x: Double(x) / scale, y: Double(y) / scale, width: Double(width) / scale,
+                                    height: Double(height) / scale)
+        }
     }
 
     var labels: [Label]
@@ -34,9 +68,11 @@ struct VisualSearchEvidence: Sendable, Hashable {
 ///
 /// Layout: version (1) · snapshot id (8) · offset (4) · minimum label fit (2) · label source (1) ·
 /// label count (1) · labels (offset 2, weight 2) · match count (1) · matches (place 2, score 2,
-/// accepted 1, inliers 4 with `UInt32.max` for none) · tag (16). Big-endian; base64url without padding.
+/// accepted 1, inliers 4 with `UInt32.max` for none, then in version 2 a region flag 1 and, when it is
+/// 1, the region's x, y, width and height, 2 each) · tag (16). Big-endian; base64url without padding.
+/// Version 1 cursors (no regions) still decode.
 enum VisualSearchCursorCodec {
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
     static let tagLength = 16
     /// The largest weight, score or fit: 1 in units of 1/10000.
     static let maximumQuantity = UInt16(VisualSearchEvidence.scale)
@@ -65,6 +101,14 @@ enum VisualSearchCursorCodec {
             writer.append(bigEndian: UInt16(clamping: match.score))
             writer.append(UInt8(match.accepted ? 1 : 0))
             writer.append(bigEndian: match.inliers.map { UInt32(clamping: $0) } ?? .max)
+            if let region = match.region {
+                writer.append(UInt8(1))
+                for value in [region.x, region.y, region.width, region.height] {
+                    writer.append(bigEndian: UInt16(clamping: value))
+                }
+            } else {
+                writer.append(UInt8(0))
+            }
         }
         return sign(writer.bytes, key: key)
     }
@@ -89,7 +133,7 @@ enum VisualSearchCursorCodec {
     /// The contents of a cursor's signed bytes, or `nil` when they do not parse.
     private static func decode(_ reader: ByteReader<ByteReadError>) -> Contents? {
         var reader = reader
-        guard (try? reader.read(UInt8.self)) == version, let id = try? reader.readBytes(count: 8),
+        guard let format = try? reader.read(UInt8.self), format == 1 || format == version, let id = try? reader.readBytes(count: 8),
               let offset = try? reader.read(bigEndian: UInt32.self), let minimumFit = try? reader.read(bigEndian: UInt16.self),
               minimumFit <= maximumQuantity, let sourceRaw = try? reader.read(UInt8.self),
               let source = LabelSource(rawValue: sourceRaw), let labelCount = try? reader.read(UInt8.self)
@@ -108,8 +152,19 @@ enum VisualSearchCursorCodec {
                   score <= maximumQuantity, let accepted = try? reader.read(UInt8.self), accepted <= 1,
                   let inliers = try? reader.read(bigEndian: UInt32.self)
             else { return nil }
+            var region: VisualSearchEvidence.Region?
+            if format >= 2 {
+                guard let flag = try? reader.read(UInt8.self), flag <= 1 else { return nil }
+                if flag == 1 {
+                    guard let x = try? reader.read(bigEndian: UInt16.self), let y = try? reader.read(bigEndian: UInt16.self),
+                          let w = try? reader.read(bigEndian: UInt16.self), let h = try? reader.read(bigEndian: UInt16.self),
+                          [x, y, w, h].allSatisfy({ $0 <= maximumQuantity })
+                    else { return nil }
+                    region = .init(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
+                }
+            }
             matches.append(.init(placeOffset: Int(place), score: Int(score), accepted: accepted == 1,
-                                 inliers: inliers == .max ? nil : Int(inliers)))
+                                 inliers: inliers == .max ? nil : Int(inliers), region: region))
         }
         guard reader.isAtEnd else { return nil }
         return Contents(

@@ -22,7 +22,11 @@ extension QueryResponseJSON {
                     reason: reason.description,
                     evidence: EvidenceJSON(
                         matchedPlace: reason.matchedPlaceID, matchScore: reason.matchScore, inliers: reason.inliers,
-                        votingLabels: reason.votingLabels, labelFit: reason.labelFit
+                        votingLabels: reason.votingLabels, labelFit: reason.labelFit,
+                        region: reason.region.map { region in
+                            RegionJSON(x: Self.rounded(region.x), y: Self.rounded(region.y),
+                                       width: Self.rounded(region.width), height: Self.rounded(region.height))
+                        }
                     )
                 )
             },
@@ -38,6 +42,11 @@ extension QueryResponseJSON {
             matcherTimingsMs: page.timings.mapValues { ($0.milliseconds * 1000).rounded() / 1000 }
         )
     }
+}
+
+extension QueryResponseJSON {
+    /// A region value with four decimals, the precision regions are kept with.
+    static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
 }
 
 extension EntityJSON {

@@ -1,4 +1,5 @@
 import GlimpseFeaturePrint
+public import GlimpseImage
 public import GlimpseIntents
 import GlimpseLabels
 
@@ -34,7 +35,13 @@ public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertib
 /// Labels outside the catalog vocabulary are ignored (case and accents do not matter).
 ///
 /// **Order.** Matched places first (by score), then collections containing a matched place, then
-/// collections that only fit the labels; ties go to catalog order. The order is deterministic.
+/// collections that only fit the labels; ties go to catalog order. When the picture shows several
+/// places, each is followed by the collections whose best matched member it is. The order is
+/// deterministic.
+///
+/// **Regions.** Each matched place comes with where it lies in the picture
+/// (``VisualSearchReason/region``, normalised ``ImageRegion``); after the best place, the matcher
+/// looks for further places on the keypoints the places found so far leave over.
 ///
 /// **Scores** are in 0…1, rounded to 4 decimals, and can be thresholded:
 /// - a place's score is the matcher's score for it; only candidates the matcher accepts are returned;
@@ -103,22 +110,31 @@ public struct VisualSearchQuery: IntentValueQuery {
 
     /// The first page of results with scores, reasons and a cursor for the next page.
     ///
-    /// - Parameter limit: the page size; `nil` means ``Configuration/defaultLimit``.
-    public func search(_ input: SemanticContentDescriptor, limit: Int? = nil) async throws -> VisualSearchPage {
+    /// - Parameters:
+    ///   - limit: the page size; `nil` means ``Configuration/defaultLimit``.
+    ///   - region: the part of the picture to search (the region of interest a person selected);
+    ///     only it is matched and labelled. Regions of found places are still given in the whole
+    ///     picture's coordinates. `nil` means the whole picture.
+    public func search(
+        _ input: SemanticContentDescriptor, limit: Int? = nil, region: ImageRegion? = nil
+    ) async throws -> VisualSearchPage {
         let pageSize = try checkedLimit(limit)
         let catalog = snapshot.catalog
         var matches: [VisualSearchEvidence.Match] = []
         var timings: [String: Duration] = [:]
         var featurePrint: FeaturePrint?
+        let crop = region == .whole ? nil : region
+        let picture = input.pixelBuffer.map { pixels in crop.map { pixels.cropped(to: $0) } ?? pixels }
         try Task.checkCancellation()
-        if let pixels = input.pixelBuffer, let matcher {
+        if let pixels = picture, let matcher {
             let report = try await matcher.matchPlaces(in: pixels, limit: configuration.matchCandidates)
             timings = report.timings
             featurePrint = report.featurePrint
             matches = report.candidates.compactMap { candidate in
                 catalog.placeOffset(id: candidate.placeID).map {
                     .init(placeOffset: $0, score: VisualSearchEvidence.quantise(candidate.score),
-                          accepted: candidate.accepted, inliers: candidate.inliers)
+                          accepted: candidate.accepted, inliers: candidate.inliers,
+                          region: candidate.region.map { VisualSearchEvidence.Region(crop?.mapping($0) ?? $0) })
                 }
             }
         }
@@ -134,7 +150,7 @@ public struct VisualSearchQuery: IntentValueQuery {
         } else if let bestMatch {
             source = .matchedPlace
             scored = catalog.places[bestMatch.placeOffset].labels.map { ScoredLabel(label: $0, score: 1) }
-        } else if let pixels = input.pixelBuffer, let labeler {
+        } else if let pixels = picture, let labeler {
             source = .derived
             try Task.checkCancellation()
             scored = try await labeler.labels(for: pixels, featurePrint: featurePrint)

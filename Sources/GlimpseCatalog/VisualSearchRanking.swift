@@ -25,12 +25,12 @@ enum VisualSearchRanking {
             let fit = totalWeight > 0 ? voting.reduce(0) { $0 + $1.weight } / totalWeight : 0
             let reason = VisualSearchReason(
                 matchedPlaceID: place.id, matchScore: Double(match.score) / scale, inliers: match.inliers,
-                votingLabels: voting.map(\.label), labelFit: round(fit))
+                votingLabels: voting.map(\.label), labelFit: round(fit), region: match.region?.imageRegion)
             return (VisualSearchItem(result: .place(place), score: Double(match.score) / scale, reason: reason), offset)
         }
         places.sort { a, b in a.item.score != b.item.score ? a.item.score > b.item.score : a.offset < b.offset }
 
-        var collections: [(item: VisualSearchItem, offset: Int, contains: Bool)] = []
+        var collections: [(item: VisualSearchItem, offset: Int, member: Int?)] = []
         for (offset, collection) in catalog.collections.enumerated() {
             let profile = snapshot.labelProfiles[offset]
             let voting = labels.filter { (profile[$0.label] ?? 0) > 0 }
@@ -44,16 +44,25 @@ enum VisualSearchRanking {
             let score = 1 - (1 - containment) * (1 - fit)
             let reason = VisualSearchReason(
                 matchedPlaceID: member?.id, matchScore: member.map { Double($0.match.score) / scale },
-                inliers: member?.match.inliers, votingLabels: voting.map(\.label), labelFit: round(fit))
+                inliers: member?.match.inliers, votingLabels: voting.map(\.label), labelFit: round(fit),
+                region: member?.match.region?.imageRegion)
             collections.append((VisualSearchItem(result: .collection(collection), score: round(score), reason: reason),
-                                offset, member != nil))
+                                offset, member?.match.placeOffset))
         }
         collections.sort { a, b in
-            if a.contains != b.contains { return a.contains }
+            if (a.member != nil) != (b.member != nil) { return a.member != nil }
             if a.item.score != b.item.score { return a.item.score > b.item.score }
             return a.offset < b.offset
         }
-        return places.map(\.item) + collections.map(\.item)
+        // Each place, then the collections whose best matched member it is; then label-only collections.
+        var ranked: [VisualSearchItem] = []
+        ranked.reserveCapacity(places.count + collections.count)
+        for place in places {
+            ranked.append(place.item)
+            ranked += collections.filter { $0.member == place.offset }.map(\.item)
+        }
+        ranked += collections.filter { $0.member == nil }.map(\.item)
+        return ranked
     }
 
     /// Rounds to 4 decimals, the precision scores are reported with.

@@ -1,3 +1,4 @@
+public import GlimpseImage
 public import GlimpseIntents
 public import GlimpseLabels
 import GlimpseWire
@@ -64,6 +65,9 @@ public struct VisualSearchReason: Sendable, Hashable, CustomStringConvertible {
     public var votingLabels: [String]
     /// The weighted share of the query labels that this result carries, 0…1 (see ``VisualSearchQuery``).
     public var labelFit: Double
+    /// Where ``matchedPlaceID`` lies in the query picture (normalised to the whole picture), when the
+    /// matcher located it.
+    public var region: ImageRegion? = nil
 
     /// A short sentence, such as `matched eiffel-tower (0.91, 57 inliers); labels tower, building (fit 0.50)`.
     public var description: String {

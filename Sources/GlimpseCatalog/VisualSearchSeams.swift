@@ -12,17 +12,21 @@ public struct PlaceMatchCandidate: Sendable, Hashable {
     public var accepted: Bool
     /// Geometric evidence behind the score (such as verified keypoint inliers), when the matcher has it.
     public var inliers: Int?
+    /// Where the place lies in the picture matched, for an accepted candidate whose matcher locates it.
+    public var region: ImageRegion?
 
     /// Creates a candidate; `score` is clamped to 0…1.
-    public init(placeID: String, score: Double, accepted: Bool, inliers: Int? = nil) {
+    public init(placeID: String, score: Double, accepted: Bool, inliers: Int? = nil, region: ImageRegion? = nil) {
         self.placeID = placeID
         self.score = score.isFinite ? min(max(score, 0), 1) : 0
         self.accepted = accepted
         self.inliers = inliers
+        self.region = region
     }
 }
 
-/// What a matcher found in one picture.
+/// What a matcher found in one picture. Several candidates are accepted when the picture shows
+/// several places.
 public struct PlaceMatchReport: Sendable {
     /// The candidates, best first.
     public var candidates: [PlaceMatchCandidate]

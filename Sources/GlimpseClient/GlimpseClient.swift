@@ -108,17 +108,42 @@ public final class GlimpseConnection {
     /// - Parameters:
     ///   - labels: scene labels the caller already knows.
     ///   - limit: the most results on the first page; `nil` for the daemon's default.
+    ///   - box: the region of interest (`box=`, normalised); `nil` for the whole picture.
     /// - Throws: ``GlimpseClientError/server(status:code:message:)`` for an error answer.
-    public func query(image: [UInt8], labels: [String] = [], limit: Int? = nil) async throws -> QueryResponseJSON {
+    public func query(
+        image: [UInt8], labels: [String] = [], limit: Int? = nil, box: RegionJSON? = nil
+    ) async throws -> QueryResponseJSON {
         var items: [String] = []
         if !labels.isEmpty { items.append("labels=" + Self.pathSegment(labels.joined(separator: ","))) }
         if let limit { items.append("limit=\(limit)") }
+        if let box { items.append("box=" + Self.boxText(box)) }
         let target = "/v1/query" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         let response = try await send(
             method: .POST, target: target, headers: [("Content-Type", "application/octet-stream")],
             body: ByteBuffer(bytes: image)
         )
         return try response.decode(QueryResponseJSON.self)
+    }
+
+    /// `POST /v1/query?explain=1`: the explain picture (PNG bytes) of a query.
+    ///
+    /// - Parameter box: the region of interest (`box=`, normalised); `nil` for the whole picture.
+    /// - Throws: ``GlimpseClientError/server(status:code:message:)`` for an error answer.
+    public func explain(image: [UInt8], box: RegionJSON? = nil) async throws -> [UInt8] {
+        let target = "/v1/query?explain=1" + (box.map { "&box=" + Self.boxText($0) } ?? "")
+        let response = try await send(
+            method: .POST, target: target, headers: [("Content-Type", "application/octet-stream")],
+            body: ByteBuffer(bytes: image)
+        )
+        guard (200..<300).contains(response.status) else {
+            _ = try response.decode(ErrorEnvelope.self)  // throws the daemon's error
+            throw GlimpseClientError.malformedAnswer("status \(response.status) without an error body")
+        }
+        return response.bodyBytes
+    }
+
+    private static func boxText(_ box: RegionJSON) -> String {
+        [box.x, box.y, box.width, box.height].map { String($0) }.joined(separator: ",")
     }
 
     /// `GET /v1/query/next`: the page after the one that returned `cursor`.

@@ -83,6 +83,8 @@ struct APIRoutes: Sendable {
         try checkImageContentType(request)
         let labels = try labelsParameter(request)
         let limit = try limitParameter(request)
+        let region = try boxParameter(request)
+        let explain = try explainParameter(request)
         let declared = try declaredLength(request)
         if declared == 0 {
             throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG image")
@@ -94,7 +96,7 @@ struct APIRoutes: Sendable {
         if request.headers[.expect]?.lowercased() == "100-continue" {
             RequestGuardHandler.sendContinue(on: context.channel)
         }
-        let options = decodingOptions
+        let options = region.map { decodingOptions.showing($0) } ?? decodingOptions
         let service = self.service
         let metrics = self.metrics
         let maxBodyBytes = limits.maxBodyBytes
@@ -109,7 +111,7 @@ struct APIRoutes: Sendable {
                     throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG image")
                 }
                 try Self.checkDeclaredJPEGSize(bytes, limits: options.limits)
-                let (page, image, decodeTime, queryTime) = try await admission.run {
+                let (page, picture, image, decodeTime, queryTime) = try await admission.run {
                     let decodeStart = ContinuousClock.now
                     let decoded: DecodedImage
                     do throws(ImageDecodingError) {
@@ -119,7 +121,14 @@ struct APIRoutes: Sendable {
                     }
                     let decodeDone = ContinuousClock.now
                     try Task.checkCancellation()
-                    let page = try await service.search(image: decoded.pixelBuffer, labels: labels, limit: limit)
+                    var page: QueryResponseJSON?
+                    var picture: [UInt8]?
+                    if explain {
+                        picture = try await service.explain(image: decoded.pixelBuffer, region: region)
+                    } else {
+                        page = try await service.search(
+                            image: decoded.pixelBuffer, labels: labels, limit: limit, region: region)
+                    }
                     let queryDone = ContinuousClock.now
                     metrics.recordStage("decode", duration: decodeDone - decodeStart)
                     metrics.recordStage("query", duration: queryDone - decodeDone)
@@ -127,12 +136,17 @@ struct APIRoutes: Sendable {
                         format: decoded.format.rawValue, width: decoded.pixelBuffer.width,
                         height: decoded.pixelBuffer.height
                     )
-                    return (page, image, decodeDone - decodeStart, queryDone - decodeDone)
+                    return (page, picture, image, decodeDone - decodeStart, queryDone - decodeDone)
                 }
-                return (page, image, bodyDone - start, decodeTime, queryTime)
+                return (page, picture, image, bodyDone - start, decodeTime, queryTime)
             }
         }
-        var (page, image, bodyTime, decodeTime, queryTime) = outcome
+        let (answer, picture, image, bodyTime, decodeTime, queryTime) = outcome
+        guard var page = answer else {
+            return Response(
+                status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: picture ?? [])))
+        }
         page.image = image
         page.timings = TimingsJSON(
             bodyMs: bodyTime.milliseconds,
@@ -334,6 +348,26 @@ struct APIRoutes: Sendable {
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
+    }
+
+    /// `box=x,y,w,h`: the region of interest, as fractions of the picture's width and height.
+    private func boxParameter(_ request: Request) throws -> ImageRegion? {
+        guard let text = request.uri.queryParameters.get("box") else { return nil }
+        do throws(ImageRegionError) {
+            return try ImageRegion(parsing: text)
+        } catch {
+            throw APIError.badRequest("bad_box", error.description)
+        }
+    }
+
+    /// `explain=1` (or `true`): answer with the explain picture instead of the results.
+    private func explainParameter(_ request: Request) throws -> Bool {
+        guard let text = request.uri.queryParameters.get("explain") else { return false }
+        switch text.lowercased() {
+        case "1", "true": return true
+        case "0", "false": return false
+        default: throw APIError.badRequest("bad_explain", "explain is \(text); pass explain=1 for the picture or leave it out")
+        }
     }
 
     private func limitParameter(_ request: Request) throws -> Int {

@@ -38,6 +38,22 @@ public final class CatalogSearchService: SearchService {
             page: try await engine.search(SemanticContentDescriptor(labels: labels, pixelBuffer: image), limit: limit))
     }
 
+    /// Runs the engine's visual search on `region` of the picture.
+    public func search(image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?) async throws -> QueryResponseJSON {
+        QueryResponseJSON(
+            page: try await engine.search(
+                SemanticContentDescriptor(labels: labels, pixelBuffer: image), limit: limit, region: region))
+    }
+
+    /// The engine's explain picture, as PNG.
+    public func explain(image: PixelBuffer, region: ImageRegion?) async throws -> [UInt8] {
+        do {
+            return try engine.explain(image, region: region).pngData()
+        } catch let error as ExplainError {
+            throw APIError.notFound("no_explanation", error.description)
+        }
+    }
+
     /// The page after the one that returned `cursor`.
     public func nextPage(cursor: String, limit: Int?) async throws -> QueryResponseJSON {
         QueryResponseJSON(page: try engine.page(after: cursor, limit: limit))

@@ -31,6 +31,14 @@ public protocol SearchService: Sendable {
     /// - Returns: the page, without the request's image information and timings (the daemon adds them).
     func search(image: PixelBuffer, labels: [String], limit: Int) async throws -> QueryResponseJSON
 
+    /// Finds the entities `region` of a picture shows (`box=`): only the region is matched and
+    /// labelled; regions in the answer are in the whole picture's coordinates.
+    func search(image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?) async throws -> QueryResponseJSON
+
+    /// The explain picture of a query (`explain=1`): the picture, the reference photos of the places
+    /// found and the correspondences between them, encoded as PNG.
+    func explain(image: PixelBuffer, region: ImageRegion?) async throws -> [UInt8]
+
     /// The page after the one that returned `cursor`, of `limit` results (`nil`: the default).
     func nextPage(cursor: String, limit: Int?) async throws -> QueryResponseJSON
 
@@ -53,6 +61,16 @@ extension SearchService {
     public var photoCount: Int { placeCount }
     /// No snapshot id, for services that do not say.
     public var snapshotID: String { "" }
+
+    /// Searches the region cropped out of the picture (regions in the answer are then relative to it).
+    public func search(image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?) async throws -> QueryResponseJSON {
+        try await search(image: region.map { image.cropped(to: $0) } ?? image, labels: labels, limit: limit)
+    }
+
+    /// No explanations: services without a matcher answer `404 no_explanation`.
+    public func explain(image: PixelBuffer, region: ImageRegion?) async throws -> [UInt8] {
+        throw APIError.notFound("no_explanation", "this daemon does not draw explain pictures; leave explain out")
+    }
 
     /// No pictures: services that do not serve entity pictures answer `404` for every one.
     public func entityImage(type: String, id: String) async throws -> EntityImage? { nil }

@@ -64,6 +64,11 @@ public struct StageTimings: Sendable, Hashable {
     public var shortlistCPUMs: Double
     /// Thread CPU time of the verification stage.
     public var verificationCPUMs: Double
+    /// Locating the places found: the accepted match's geometry and the search for further places on
+    /// the keypoints it leaves over (0 when nothing was accepted).
+    public var locatingMs: Double = 0
+    /// Thread CPU time of the locating stage.
+    public var locatingCPUMs: Double = 0
 
     /// Creates timings.
     public init(
@@ -82,9 +87,18 @@ public struct StageTimings: Sendable, Hashable {
     }
 
     /// The wall-clock sum of the stages.
-    public var totalMs: Double { featuresMs + shortlistMs + verificationMs + featurePrintMs }
+    public var totalMs: Double { featuresMs + shortlistMs + verificationMs + featurePrintMs + locatingMs }
     /// The CPU-time sum of the stages.
-    public var totalCPUMs: Double { featuresCPUMs + shortlistCPUMs + verificationCPUMs + featurePrintCPUMs }
+    public var totalCPUMs: Double {
+        featuresCPUMs + shortlistCPUMs + verificationCPUMs + featurePrintCPUMs + locatingCPUMs
+    }
+
+    /// Adds the time from `start` to now to the locating stage.
+    mutating func addLocating(since start: StageInstant) {
+        let e = start.elapsed(to: .now())
+        locatingMs += e.wallMs
+        locatingCPUMs += e.cpuMs
+    }
 
     /// Adds the time from `start` to now to the feature-print stage.
     mutating func addFeaturePrint(since start: StageInstant) {
@@ -129,12 +143,16 @@ public struct MatchReport: Sendable {
     public let usedMirror: Bool
     /// The query's feature print, when the matcher computed it (labels can reuse it).
     public let featurePrint: FeaturePrint?
+    /// The places found in the picture with where each lies: ``accepted`` first, then any others the
+    /// rest of the picture shows (empty when nothing was accepted).
+    public let places: [LocatedPlace]
 
     /// Creates a report.
     public init(
         candidates: [MatchCandidate], accepted: MatchCandidate?, timings: StageTimings, queryKeypoints: Int,
-        usedMirror: Bool, featurePrint: FeaturePrint? = nil
+        usedMirror: Bool, featurePrint: FeaturePrint? = nil, places: [LocatedPlace] = []
     ) {
+        self.places = places
         self.candidates = candidates
         self.accepted = accepted
         self.timings = timings

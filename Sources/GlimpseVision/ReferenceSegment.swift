@@ -8,6 +8,8 @@ struct ReferenceSegment: Sendable {
     let keys: [String]
     /// Long side in pixels of each reference's extraction image.
     let longSides: [Double]
+    /// Width and height in pixels of each reference's extraction image, interleaved.
+    let sizes: [Int32]
     /// Descriptor range of reference `r`: `descriptorStarts[r] ..< descriptorStarts[r + 1]`.
     let descriptorStarts: [Int]
     /// Descriptors of every reference, contiguous, four words each.
@@ -47,6 +49,7 @@ struct ReferenceSegment: Sendable {
         groups = references.map(\.group)
         keys = references.map(\.key)
         longSides = references.map { Double(max($0.features.width, $0.features.height)) }
+        sizes = references.flatMap { [Int32(clamping: $0.features.width), Int32(clamping: $0.features.height)] }
         var starts = [0]
         var words: [UInt64] = []
         var points: [Float] = []
@@ -84,7 +87,7 @@ struct ReferenceSegment: Sendable {
         merging segments: [ReferenceSegment], configuration: VisionConfiguration, keep: (Int, Int) -> Bool,
         group: (Int, Int) -> Int32, printDimension: Int, keyedLike base: LSHIndex? = nil
     ) {
-        var groups: [Int32] = [], keys: [String] = [], longSides: [Double] = []
+        var groups: [Int32] = [], keys: [String] = [], longSides: [Double] = [], sizes: [Int32] = []
         var starts = [0], words: [UInt64] = [], points: [Float] = [], owners: [UInt32] = []
         var prints: [Float] = [], printOwners: [Int32] = []
         for (s, segment) in segments.enumerated() {
@@ -95,6 +98,7 @@ struct ReferenceSegment: Sendable {
                 groups.append(group(s, r))
                 keys.append(segment.keys[r])
                 longSides.append(segment.longSides[r])
+                sizes.append(contentsOf: segment.sizes[(2 * r)..<(2 * r + 2)])
                 let lo = segment.descriptorStarts[r], hi = segment.descriptorStarts[r + 1]
                 words.append(contentsOf: segment.words[(4 * lo)..<(4 * hi)])
                 points.append(contentsOf: segment.points[(2 * lo)..<(2 * hi)])
@@ -109,6 +113,7 @@ struct ReferenceSegment: Sendable {
         self.groups = groups
         self.keys = keys
         self.longSides = longSides
+        self.sizes = sizes
         self.descriptorStarts = starts
         self.words = words
         self.points = points
@@ -125,7 +130,7 @@ struct ReferenceSegment: Sendable {
     /// Bytes held by the descriptors, keypoint positions, prints and the index.
     var memoryBytes: Int {
         words.count * 8 + points.count * 4 + owners.count * 4 + prints.count * 4 + printOwners.count * 4
-            + descriptorStarts.count * 8 + lsh.memoryBytes
+            + descriptorStarts.count * 8 + sizes.count * 4 + lsh.memoryBytes
     }
 }
 

@@ -29,6 +29,14 @@ public struct SimilarityTransform: Sendable, Equatable {
         (a * x - b * y + tx, b * x + a * y + ty)
     }
 
+    /// The transform that undoes this one, or nil when this one collapses the plane (scale 0).
+    public var inverse: SimilarityTransform? {
+        let d = a * a + b * b
+        guard d > 1e-18, d.isFinite else { return nil }
+        let ia = a / d, ib = -b / d
+        return SimilarityTransform(a: ia, b: ib, tx: -(ia * tx - ib * ty), ty: -(ib * tx + ia * ty))
+    }
+
     /// The transform taking `p1 → q1` and `p2 → q2`, or nil when `p1` and `p2` coincide.
     public static func through(
         _ p1: (Double, Double), _ p2: (Double, Double), to q1: (Double, Double), _ q2: (Double, Double)

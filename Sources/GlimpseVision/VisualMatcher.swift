@@ -15,6 +15,11 @@ import GlimpseImage
 /// from its verified score and its print similarity (``MatchDecision``); the best is accepted when
 /// its confidence reaches ``MatchDecision/acceptLine``. Otherwise, with the mirror cascade on, the
 /// mirror image of the query is tried too.
+///
+/// Once a candidate is accepted, the places the picture shows are located (``MatchReport/places``):
+/// the accepted photo's outline in the query from its verified similarity, then, with the query
+/// keypoints its inliers explain set aside, further candidates verified on what is left, up to
+/// ``maxPlaces``.
 public final class VisualMatcher: Sendable {
     /// The configuration the matcher and its references use.
     public let configuration: VisionConfiguration
@@ -197,10 +202,13 @@ public final class VisualMatcher: Sendable {
         let features = FeatureExtractor.extract(fromPrepared: prepared, configuration: configuration)
         timings.addFeatures(since: start)
         if stop() { return nil }
-        var found = run(features, mirrored: false, timings: &timings)
+        var shortlisted: [(reference: Int, votes: Int)] = []
+        var verified: [Int: Verification] = [:]
+        var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified)
         if stop() { return nil }
         var similarity: PrintComparison?
         var queryPrint: FeaturePrint?
+        var byPrint: [Int] = []
         if let image, printer != nil, (found.first?.score ?? 0) < Double(configuration.decisiveScore),
            let printed = printSimilarities(of: image, timings: &timings) {
             queryPrint = printed.print
@@ -208,10 +216,13 @@ public final class VisualMatcher: Sendable {
             if stop() { return nil }
             if let similarity {
                 let t = StageInstant.now()
-                found = verifyExtra(features, nearestByPrint(similarity, excluding: found), into: found, mirrored: false)
+                byPrint = nearestByPrint(similarity, excluding: found)
+                found = verifyExtra(features, byPrint, into: found, mirrored: false, verified: &verified)
                 timings.addVerification(since: t)
             }
         }
+        var passes = [OrientationPass(
+            features: features, mirrored: false, shortlisted: shortlisted, byPrint: byPrint, verified: verified)]
         var usedMirror = false
         if configuration.mirrorCascade, !accepts(best(found, similarity: similarity), similarity: similarity) {
             if stop() { return nil }
@@ -220,32 +231,60 @@ public final class VisualMatcher: Sendable {
             let mirrored = FeatureExtractor.extract(fromPrepared: prepared.mirrored(), configuration: configuration)
             timings.addFeatures(since: t)
             if stop() { return nil }
-            var flipped = run(mirrored, mirrored: true, timings: &timings)
+            var flippedShortlist: [(reference: Int, votes: Int)] = []
+            var flippedVerified: [Int: Verification] = [:]
+            var flipped = run(
+                mirrored, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified)
+            var flippedByPrint: [Int] = []
             if let similarity {
                 let v = StageInstant.now()
-                flipped = verifyExtra(mirrored, nearestByPrint(similarity, excluding: flipped), into: flipped, mirrored: true)
+                flippedByPrint = nearestByPrint(similarity, excluding: flipped)
+                flipped = verifyExtra(mirrored, flippedByPrint, into: flipped, mirrored: true, verified: &flippedVerified)
                 timings.addVerification(since: v)
             }
+            passes.append(OrientationPass(
+                features: mirrored, mirrored: true, shortlisted: flippedShortlist, byPrint: flippedByPrint,
+                verified: flippedVerified))
             found = merge(found, flipped)
         }
-        return report(found, similarity: similarity, limit: limit, timings: timings, keypoints: features.count,
-                      usedMirror: usedMirror, featurePrint: queryPrint)
+        let decided = report(found, similarity: similarity, limit: limit, timings: timings, keypoints: features.count,
+                             usedMirror: usedMirror, featurePrint: queryPrint)
+        if stop() { return nil }
+        return locatePlaces(in: decided, found: found, passes: passes, similarity: similarity, limit: limit)
     }
 
     /// Matches precomputed query features in their given orientation only (no mirror cascade).
     public func match(features: ImageFeatures, limit: Int = 5) -> MatchReport {
         var timings = StageTimings()
-        let found = run(features, mirrored: false, timings: &timings)
-        return report(found, similarity: nil, limit: limit, timings: timings, keypoints: features.count, usedMirror: false)
+        var shortlisted: [(reference: Int, votes: Int)] = []
+        var verified: [Int: Verification] = [:]
+        let found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified)
+        let decided = report(
+            found, similarity: nil, limit: limit, timings: timings, keypoints: features.count, usedMirror: false)
+        let pass = OrientationPass(
+            features: features, mirrored: false, shortlisted: shortlisted, byPrint: [], verified: verified)
+        return locatePlaces(in: decided, found: found, passes: [pass], similarity: nil, limit: limit)
     }
 
     // MARK: - Stages
 
     /// Shortlist and verification of one orientation; candidates sorted best first.
     func run(_ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings) -> [MatchCandidate] {
+        var shortlisted: [(reference: Int, votes: Int)] = []
+        var verified: [Int: Verification] = [:]
+        return run(features, mirrored: mirrored, timings: &timings, shortlisted: &shortlisted, verified: &verified)
+    }
+
+    /// ``run(_:mirrored:timings:)`` that also hands back the shortlist and each verified reference's
+    /// verification with its inlier pairs (what locating the accepted place reuses).
+    func run(
+        _ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings,
+        shortlisted: inout [(reference: Int, votes: Int)], verified: inout [Int: Verification]
+    ) -> [MatchCandidate] {
         var t = StageInstant.now()
         let shortlist = self.shortlist(
             features, size: mirrored ? configuration.mirrorShortlistSize : configuration.shortlistSize)
+        shortlisted = shortlist
         timings.addShortlist(since: t)
         t = StageInstant.now()
         var out: [MatchCandidate] = []
@@ -257,7 +296,8 @@ public final class VisualMatcher: Sendable {
                     mirrored: mirrored))
                 continue
             }
-            let v = verify(features, reference: ref)
+            let v = verification(features, reference: ref, keepingPairs: true)
+            verified[ref] = v
             out.append(MatchCandidate(
                 referenceID: groupID(of: ref), votes: votes, verified: true, inliers: v.inliers,
                 score: Double(v.score), mirrored: mirrored))
@@ -299,20 +339,33 @@ public final class VisualMatcher: Sendable {
     ///
     /// - Returns: the inlier count and the score (distinct reference keypoints among the inliers).
     public func verify(_ features: ImageFeatures, reference: Int) -> (inliers: Int, score: Int) {
-        guard reference >= 0, reference < slotCount else { return (0, 0) }
+        let v = verification(features, reference: reference)
+        return (v.inliers, v.score)
+    }
+
+    /// ``verify(_:reference:)`` with its evidence: the transform and, with `keepingPairs`, which query
+    /// keypoint matched which reference descriptor. Query keypoints marked in `setAside` are left out
+    /// (the second pass of ``locatePlaces``); without it, the result is exactly ``verify(_:reference:)``'s.
+    func verification(
+        _ features: ImageFeatures, reference: Int, setAside: [Bool]? = nil, keepingPairs: Bool = false
+    ) -> Verification {
+        guard reference >= 0, reference < slotCount else { return .none }
         let (s, local) = locate(reference)
         let segment = segments[s]
         let words = segment.words, points = segment.points
         let lo = segment.descriptorStarts[local], hi = segment.descriptorStarts[local + 1]
-        guard hi - lo >= 2, features.count >= 2 else { return (0, 0) }
+        guard hi - lo >= 2, features.count >= 2 else { return .none }
         var from: [(Double, Double)] = []
         var to: [(Double, Double)] = []
         var refIndex: [Int] = []
+        var queryIndex: [Int32] = []
         from.reserveCapacity(256)
         to.reserveCapacity(256)
+        if keepingPairs { queryIndex.reserveCapacity(256) }
         let ratio = configuration.ratio
         let q = features.descriptorWords
         for i in 0..<features.count {
+            if let setAside, setAside[i] { continue }
             let nn = Hamming.nearestTwo(query: q, i, in: words, start: lo, count: hi - lo)
             guard nn.index >= 0, nn.distance <= configuration.matchMaxDistance,
                   Double(nn.distance) < ratio * Double(nn.second) else { continue }
@@ -321,15 +374,21 @@ public final class VisualMatcher: Sendable {
             from.append((Double(kp.x), Double(kp.y)))
             to.append((Double(points[2 * j]), Double(points[2 * j + 1])))
             refIndex.append(j)
+            if keepingPairs { queryIndex.append(Int32(i)) }
         }
-        guard from.count >= 2 else { return (0, 0) }
+        guard from.count >= 2 else { return .none }
         let threshold = configuration.ransacThresholdFraction * segment.longSides[local]
         guard let result = SimilarityRANSAC.estimate(
             from: from, to: to, threshold: threshold, scaleRange: configuration.ransacScaleRange,
             iterations: configuration.ransacIterations)
-        else { return (0, 0) }
+        else { return .none }
         let distinct = Set(result.inliers.map { refIndex[$0] }).count
-        return (result.inliers.count, distinct)
+        guard keepingPairs else {
+            return Verification(inliers: result.inliers.count, score: distinct, transform: result.transform, pairs: [])
+        }
+        return Verification(
+            inliers: result.inliers.count, score: distinct, transform: result.transform,
+            pairs: result.inliers.map { (queryIndex[$0], Int32(refIndex[$0])) })
     }
 
     // MARK: - Feature print
@@ -374,12 +433,16 @@ public final class VisualMatcher: Sendable {
 
     /// `found` with verified candidates for `references` in place of any unverified entries of the same
     /// references.
-    func verifyExtra(_ features: ImageFeatures, _ references: [Int], into found: [MatchCandidate], mirrored: Bool) -> [MatchCandidate] {
+    func verifyExtra(
+        _ features: ImageFeatures, _ references: [Int], into found: [MatchCandidate], mirrored: Bool,
+        verified: inout [Int: Verification]
+    ) -> [MatchCandidate] {
         guard !references.isEmpty else { return found }
         let added = Set(references.map(groupID(of:)))
         var out = found.filter { !added.contains($0.referenceID) }
         for ref in references {
-            let v = verify(features, reference: ref)
+            let v = verification(features, reference: ref, keepingPairs: true)
+            verified[ref] = v
             let id = groupID(of: ref)
             let votes = found.first { $0.referenceID == id }?.votes ?? 0
             out.append(MatchCandidate(

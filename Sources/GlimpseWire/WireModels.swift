@@ -141,14 +141,41 @@ public struct EvidenceJSON: Codable, Sendable, Equatable {
     public var votingLabels: [String]
     /// The weighted share of the query labels the result carries, 0…1.
     public var labelFit: Double
+    /// Where the matched place lies in the query picture, when the matcher located it (absent otherwise).
+    public var region: RegionJSON?
 
     /// Creates evidence.
-    public init(matchedPlace: String?, matchScore: Double?, inliers: Int?, votingLabels: [String], labelFit: Double) {
+    public init(
+        matchedPlace: String?, matchScore: Double?, inliers: Int?, votingLabels: [String], labelFit: Double,
+        region: RegionJSON? = nil
+    ) {
         self.matchedPlace = matchedPlace
         self.matchScore = matchScore
         self.inliers = inliers
         self.votingLabels = votingLabels
         self.labelFit = labelFit
+        self.region = region
+    }
+}
+
+/// A box in the query picture, normalised: `x` and `width` are fractions of the picture's width, `y`
+/// and `height` of its height (0…1, the top-left corner being 0, 0), the same form `box=` takes.
+public struct RegionJSON: Codable, Sendable, Equatable {
+    /// Left edge.
+    public var x: Double
+    /// Top edge.
+    public var y: Double
+    /// Width.
+    public var width: Double
+    /// Height.
+    public var height: Double
+
+    /// Creates a box.
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import GlimpseBasics
 import GlimpseCatalog
 import GlimpseEngine
+import GlimpseFiles
 import GlimpseImage
 import GlimpseIntents
 import GlimpseWire
@@ -33,6 +34,13 @@ struct QueryCommand: AsyncParsableCommand {
             came from and are signed with $GLIMPSE_CURSOR_KEY (or a built-in key when unset); a cursor \
             from a catalog that has since changed is refused in this one-shot command (the daemon keeps \
             recent catalogs and pages them exactly).
+
+            --box x,y,w,h limits the search to that region of the picture (fractions 0…1 of its width and \
+            height, from the top-left corner): only the region is matched and labelled. Every matched \
+            place comes with its region in the picture, in the same form; a picture showing several \
+            places returns each, followed by its collections. --explain OUT.png draws the picture beside \
+            the reference photo of each place found, with the matched keypoints joined by lines and each \
+            photo's outline as the matcher placed it.
             """
     )
 
@@ -50,6 +58,12 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(name: .customLong("cursor"), help: "Continue from the cursor a previous page printed.")
     var cursor: String?
 
+    @Option(name: .customLong("box"), help: "Search only this region of the picture: x,y,w,h as fractions 0…1 of its width and height.")
+    var box: String?
+
+    @Option(name: .customLong("explain"), help: "Write a PNG showing the picture, the matched reference photos and the inlier correspondences.")
+    var explain: String?
+
     @Flag(name: .customLong("json"), help: "Print the page as JSON.")
     var json = false
 
@@ -61,6 +75,30 @@ struct QueryCommand: AsyncParsableCommand {
             throw ValidationError("give a FILE, --labels or --cursor")
         }
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be in 1…100, got \(limit)") }
+        if box != nil || explain != nil, files.count != 1 {
+            throw ValidationError("--box and --explain need exactly one FILE")
+        }
+        _ = try region()
+    }
+
+    /// The region of interest given with --box, or `nil`.
+    func region() throws -> ImageRegion? {
+        guard let box else { return nil }
+        do throws(ImageRegionError) {
+            return try ImageRegion(parsing: box)
+        } catch {
+            throw ValidationError("--box: \(error.description)")
+        }
+    }
+
+    /// Writes the explain picture to the --explain path.
+    func writeExplain(_ png: [UInt8]) throws {
+        guard let explain else { return }
+        do {
+            try AtomicFile.replace(explain, with: png)
+        } catch {
+            throw IntentsCommandError("cannot write \(explain): \(error.description)")
+        }
     }
 
     func run() async throws {
@@ -93,20 +131,28 @@ struct QueryCommand: AsyncParsableCommand {
             return
         }
         var failures = 0
+        let region = try region()
         for file in files {
             printHeader(file)
             let clock = ContinuousClock()
             let start = clock.now
             let decoded: DecodedImage
             do {
-                decoded = try ImageDecoder.decode(contentsOfFile: file, options: loaded.decodingOptions)
+                decoded = try ImageDecoder.decode(contentsOfFile: file, options: loaded.decodingOptions(showing: region))
             } catch {
                 failures += reportFailure("\(file): \(error.description)")
                 continue
             }
             let decodedAt = clock.now
             let page = try await loaded.search(
-                SemanticContentDescriptor(labels: given, pixelBuffer: decoded.pixelBuffer), limit: limit)
+                SemanticContentDescriptor(labels: given, pixelBuffer: decoded.pixelBuffer), limit: limit, region: region)
+            if explain != nil {
+                do {
+                    try writeExplain(try loaded.explain(decoded.pixelBuffer, region: region).pngData())
+                } catch let error as ImageEncodingError {
+                    throw IntentsCommandError(error.description)
+                }
+            }
             let end = clock.now
             let image = ImageInfoJSON(
                 format: decoded.format.rawValue, width: decoded.pixelBuffer.width, height: decoded.pixelBuffer.height)

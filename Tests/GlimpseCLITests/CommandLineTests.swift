@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseImage
 import GlimpseTestSupport
 import Testing
 
@@ -70,6 +71,33 @@ struct CommandLineTests {
         let page = run.out.components(separatedBy: "==> \(photo)").last ?? ""
         let first = page.split(separator: "\n").first { $0.contains("1. ") } ?? ""
         #expect(first.contains("place") && first.contains("eiffel-tower"), "\(page)")
+    }
+
+    @Test func explainWritesAPNGAndTheBoxLimitsTheSearch() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The Eiffel Tower on the left, the Colosseum on the right.
+        let pair = TestImages.sideBySide(
+            try ImageDecoder.decode(contentsOfFile: "\(repositoryRoot)/Images/photos/040-eiffel-tower.jpg",
+                                    options: DecodingOptions(maxDimension: 640)).pixelBuffer,
+            try ImageDecoder.decode(contentsOfFile: "\(repositoryRoot)/Images/photos/050-colosseum.jpg",
+                                    options: DecodingOptions(maxDimension: 640)).pixelBuffer,
+            height: 480)
+        let picture = directory.appendingPathComponent("pair.png").path
+        try Data(try pair.pngData()).write(to: URL(fileURLWithPath: picture))
+        let out = directory.appendingPathComponent("why.png").path
+        let run = try glimpse(["query", picture, "--explain", out, "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("eiffel-tower") && run.out.contains("colosseum") && run.out.contains("\"region\""))
+        let drawn = try ImageDecoder.decode(contentsOfFile: out)
+        #expect(drawn.format == .png && drawn.pixelBuffer.width > drawn.pixelBuffer.height)
+
+        let right = try glimpse(["query", picture, "--box", "0.5,0,0.5,1", "--limit", "1"])
+        #expect(right.status == 0, "\(right.err)")
+        #expect(right.out.contains("colosseum") && !right.out.contains("eiffel-tower"), "\(right.out)")
+        let bad = try glimpse(["query", picture, "--box", "0.5,0,0.6,1"])
+        #expect(bad.status != 0 && bad.err.contains("--box"))
     }
 
     @Test func modelsEvaluateReportsTheGainOverTheBaselineWithAnInterval() throws {

@@ -39,24 +39,37 @@ struct CursorCodingTests {
     }
 
     /// Signed cursor bodies the encoder never writes: 10,001 (just above 1) as the minimum fit (bytes 13–14),
-    /// a label weight (19–20) or a match score (24–25), or 2 as the accepted flag (26). The body is version 0,
-    /// snapshot 1–8, offset 9–12, fit 13–14, source 15, label count 16, one label 17–20, match count 21,
-    /// one match 22–30 (place, score, accepted, inliers).
+    /// a label weight (19–20), a match score (24–25) or a region value (36–37), or 2 as the accepted flag
+    /// (26) or the region flag (31). The body is version 0, snapshot 1–8, offset 9–12, fit 13–14, source 15,
+    /// label count 16, one label 17–20, match count 21, one match 22–39 (place, score, accepted, inliers,
+    /// region flag, region).
     @Test("a signed cursor holding a weight, score or fit above 1, or an accepted flag past 1, is refused",
-          arguments: [(13, [0x27, 0x11]), (19, [0x27, 0x11]), (24, [0x27, 0x11]), (26, [2])] as [(Int, [UInt8])])
+          arguments: [(13, [0x27, 0x11]), (19, [0x27, 0x11]), (24, [0x27, 0x11]), (26, [2]), (31, [2]),
+                      (36, [0x27, 0x11])] as [(Int, [UInt8])])
     func signedCursorOutOfRange(position: Int, replacement: [UInt8]) throws {
         let key = CursorKey(passphrase: "test")
         let contents = VisualSearchCursorCodec.Contents(
             snapshotID: [1, 2, 3, 4, 5, 6, 7, 8], offset: 1,
             evidence: VisualSearchEvidence(
                 labels: [.init(offset: 3, weight: 10_000)], labelSource: .given,
-                matches: [.init(placeOffset: 9, score: 10_000, accepted: true, inliers: 41)], minimumLabelFit: 10_000))
+                matches: [.init(placeOffset: 9, score: 10_000, accepted: true, inliers: 41,
+                                region: .init(x: 0, y: 100, width: 5_000, height: 9_900))],
+                minimumLabelFit: 10_000))
         var body = Array(try #require(Base64URL.decode(VisualSearchCursorCodec.encode(contents, key: key)))
             .dropLast(VisualSearchCursorCodec.tagLength))
-        #expect(body.count == 31)
+        #expect(body.count == 40)
         #expect(VisualSearchCursorCodec.decode(VisualSearchCursorCodec.sign(body, key: key), key: key) == contents)
         body.replaceSubrange(position..<(position + replacement.count), with: replacement)
         #expect(VisualSearchCursorCodec.decode(VisualSearchCursorCodec.sign(body, key: key), key: key) == nil)
+    }
+
+    @Test func aVersion1CursorWithoutRegionsStillDecodes() throws {
+        let key = CursorKey(passphrase: "test")
+        // Version 1: as version 2 without the region flag after each match's inliers.
+        let body: [UInt8] = [1, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 1, 0x07, 0xD0, 1, 0, 1, 0, 9, 0x27, 0x10, 1, 0, 0, 0, 41]
+        let contents = try #require(VisualSearchCursorCodec.decode(VisualSearchCursorCodec.sign(body, key: key), key: key))
+        #expect(contents.offset == 1)
+        #expect(contents.evidence.matches == [.init(placeOffset: 9, score: 10_000, accepted: true, inliers: 41)])
     }
 
     @Test func cursorRoundTripsAndRejectsTampering() throws {
@@ -65,7 +78,8 @@ struct CursorCodingTests {
             snapshotID: [1, 2, 3, 4, 5, 6, 7, 8], offset: 12,
             evidence: VisualSearchEvidence(
                 labels: [.init(offset: 3, weight: 10_000), .init(offset: 39, weight: 2_500)], labelSource: .derived,
-                matches: [.init(placeOffset: 90, score: 8_123, accepted: true, inliers: 41),
+                matches: [.init(placeOffset: 90, score: 8_123, accepted: true, inliers: 41,
+                                region: .init(x: 5_000, y: 0, width: 5_000, height: 10_000)),
                           .init(placeOffset: 0, score: 10, accepted: false, inliers: nil)],
                 minimumLabelFit: 2_000))
         let text = VisualSearchCursorCodec.encode(contents, key: key)

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
 import Testing
@@ -49,6 +50,43 @@ struct VisualSearchTests {
             #expect(item.score == item.reason.labelFit)
         }
         #expect(page.items.count <= 10)
+    }
+
+    @Test func severalPlacesComeEachWithItsRegionAndItsCollectionsAcrossPages() async throws {
+        let left = try ImageRegion(x: 0, y: 0, width: 0.5, height: 1)
+        let right = try ImageRegion(x: 0.5, y: 0.1, width: 0.5, height: 0.8)
+        let matcher = FixedMatcher(candidates: [
+            PlaceMatchCandidate(placeID: "eiffel-tower", score: 0.9, accepted: true, inliers: 80, region: left),
+            PlaceMatchCandidate(placeID: Self.boats, score: 0.8, accepted: true, inliers: 40, region: right),
+        ])
+        let query = Self.query(matcher: matcher)
+        // A region of interest: regions are reported in the whole picture.
+        let roi = try ImageRegion(x: 0.5, y: 0.5, width: 0.5, height: 0.5)
+        let first = try await query.search(
+            SemanticContentDescriptor(pixelBuffer: try tinyPicture()), limit: 2, region: roi)
+        var items = first.items
+        var cursor = first.nextCursor
+        while let next = cursor {
+            let page = try query.page(after: next, limit: 2)
+            items += page.items
+            cursor = page.nextCursor
+        }
+        #expect(items.count == first.totalCount)
+        let tower = try #require(Fixtures.catalog.place(id: "eiffel-tower"))
+        let boats = try #require(Fixtures.catalog.place(id: Self.boats))
+        #expect(items.first?.result == .place(tower))
+        #expect(items.first?.reason.region == roi.mapping(left))
+        // The tower's collections follow it, then the boats and theirs.
+        let boatsRank = try #require(items.firstIndex { $0.result == .place(boats) })
+        #expect(items[1..<boatsRank].allSatisfy { $0.reason.matchedPlaceID == "eiffel-tower" })
+        #expect(Set(items[1..<boatsRank].map(\.result.entityIdentifierString)) == Set(tower.collections))
+        let boatsRegion = try #require(items[boatsRank].reason.region)
+        let expected = roi.mapping(right)
+        for (a, b) in [(boatsRegion.x, expected.x), (boatsRegion.y, expected.y), (boatsRegion.width, expected.width)] {
+            #expect(abs(a - b) < 1e-4)
+        }
+        #expect(items[(boatsRank + 1)...].prefix { $0.reason.matchedPlaceID == Self.boats }.count
+                == boats.collections.filter { !tower.collections.contains($0) }.count)
     }
 
     @Test func labelsOnlyReturnCollectionsThatFit() async throws {

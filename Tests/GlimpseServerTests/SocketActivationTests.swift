@@ -102,7 +102,7 @@ private final class ActivatedDaemon: @unchecked Sendable {
 }
 
 /// Runs `curl -s -w '\n%{http_code}' --unix-socket SOCKET URL` and returns the status and the body.
-private func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, body: String) {
+private func curlReadingToEnd(_ socket: String, _ arguments: [String]) async -> (status: Int, body: String) {
     await offThread {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -200,12 +200,12 @@ struct SocketActivationTests {
         #expect(await daemon.waitUntilBound())
         // systemd-socket-activate starts the daemon on the first connection, which waits in the
         // backlog while the catalog loads and is then answered.
-        let health = await curl(socket, ["http://glimpse/healthz"])
+        let health = await curlReadingToEnd(socket, ["http://glimpse/healthz"])
         #expect(health.status == 200, "\(health.body)")
         #expect(health.body.contains("\"status\":\"ok\""))
         let ready = await receiveDatagram(notify, seconds: 60)
         #expect(ready?.hasPrefix("READY=1\nSTATUS=listening on \(socket)") == true, "\(ready ?? "no READY=1")")
-        let query = await curl(socket, [
+        let query = await curlReadingToEnd(socket, [
             "-H", "Content-Type: image/jpeg", "--data-binary", "@" + bundledCatalogDirectory + "/photos/" + samplePhotos[0],
             "http://glimpse/v1/query?limit=3",
         ])
@@ -225,7 +225,7 @@ struct SocketActivationTests {
         let other = directory.file("peers.sock")
         let guarded = try ActivatedDaemon(socket: other, arguments: ["--allow-uid", "\(getuid() &+ 4242)"])
         #expect(await guarded.waitUntilBound())
-        let refused = await curl(other, ["http://glimpse/healthz"])
+        let refused = await curlReadingToEnd(other, ["http://glimpse/healthz"])
         #expect(refused.status == 403)
         #expect(refused.body.contains("peer_not_allowed"))
         kill(guarded.process.processIdentifier, SIGTERM)

@@ -217,14 +217,19 @@ struct DaemonProcessTests {
         #expect(health.status == "ok")
 
         // `glimpse query --socket` prints what the in-process `glimpse query` prints (but for the
-        // cursor, which each signs with its own key).
+        // cursor, which each signs with its own key, and the snapshot id: the daemon serves a store,
+        // whose snapshots are named by its id and sequence, the in-process query the folder).
         let photo = bundledCatalogDirectory + "/photos/" + samplePhotos[2]
         let model = repositoryRoot + "/Models/labels.glimpsemodel"
         let local = await runGlimpse(["query", photo, "--catalog", catalogDirectory, "--label-model", model, "--limit", "3"])
         let remote = await runGlimpse(["query", photo, "--socket", socket, "--limit", "3"])
         #expect(local.status == 0)
         #expect(remote.status == 0)
-        let withoutCursor = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("more: ") } }
+        let withoutCursor = { (text: String) in
+            text.split(separator: "\n").filter { !$0.hasPrefix("more: ") }.map { line in
+                line.hasPrefix("snapshot ") ? "snapshot" + (line.split(separator: ":", maxSplits: 1).last ?? "") : line
+            }
+        }
         #expect(withoutCursor(remote.output) == withoutCursor(local.output))
         #expect(withoutCursor(local.output).count >= 3)
         #expect(remote.output.contains("more: glimpse query --socket \(socket) --cursor "))

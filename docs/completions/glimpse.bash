@@ -173,22 +173,22 @@ _glimpse() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve|query|match|entities|labels|decode|eval|bench|models|help)
+    serve|query|match|entities|labels|decode|eval|bench|models|catalog|help)
         # Offer subcommand argument completions
         "_glimpse_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve query match entities labels decode eval bench models help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve query match entities labels decode eval bench models catalog help' -- "${cur}"))
         ;;
     esac
 }
 
 _glimpse_serve() {
     repeating_flags=()
-    non_repeating_flags=(--no-feature-cache --no-featureprint --version -h --help)
-    repeating_options=(--allow-uid --allow-gid)
-    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
+    non_repeating_flags=(--no-feature-cache --no-featureprint --no-store --read-only --version -h --help)
+    repeating_options=(--admin-uid --admin-gid --allow-uid --allow-gid)
+    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -206,6 +206,15 @@ _glimpse_serve() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    '--admin-uid')
+        return
+        ;;
+    '--admin-gid')
         return
         ;;
     '--socket-mode')
@@ -257,7 +266,7 @@ _glimpse_query() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --labels --limit --cursor --socket)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --labels --limit --cursor --box --explain --socket)
     __glimpse_offer_flags_options -1
 
     # Offer option value completions
@@ -281,6 +290,12 @@ _glimpse_query() {
         return
         ;;
     '--cursor')
+        return
+        ;;
+    '--box')
+        return
+        ;;
+    '--explain')
         return
         ;;
     '--socket')
@@ -545,6 +560,299 @@ _glimpse_models_evaluate() {
         return
         ;;
     '--extractor')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __glimpse_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    import|export|check|show|put-place|delete-place|add-photo|remove-photo|put-collection|delete-collection)
+        # Offer subcommand argument completions
+        "_glimpse_catalog_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'import export check show put-place delete-place add-photo remove-photo put-collection delete-collection' -- "${cur}"))
+        ;;
+    esac
+}
+
+_glimpse_catalog_import() {
+    repeating_flags=()
+    non_repeating_flags=(--replace --no-feature-cache --no-featureprint --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --catalog --feature-cache --featureprint-model)
+    __glimpse_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--feature-cache')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_export() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --catalog)
+    __glimpse_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_check() {
+    repeating_flags=()
+    non_repeating_flags=(--no-featureprint --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --catalog --featureprint-model)
+    __glimpse_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_show() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --catalog)
+    __glimpse_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_put-place() {
+    repeating_flags=()
+    non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
+    repeating_options=(--photo)
+    non_repeating_options=(--json --store --catalog --socket --if-match --featureprint-model)
+    __glimpse_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--json')
+        return
+        ;;
+    '--photo')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--if-match')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_delete-place() {
+    repeating_flags=()
+    non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    __glimpse_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--if-match')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_add-photo() {
+    repeating_flags=()
+    non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--name --credit-author --credit-license --credit-source --store --catalog --socket --if-match --featureprint-model)
+    __glimpse_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--name')
+        return
+        ;;
+    '--credit-author')
+        return
+        ;;
+    '--credit-license')
+        return
+        ;;
+    '--credit-source')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--if-match')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_remove-photo() {
+    repeating_flags=()
+    non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    __glimpse_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--if-match')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_put-collection() {
+    repeating_flags=()
+    non_repeating_flags=(--keep-members --if-none-match --no-featureprint --version -h --help)
+    repeating_options=(--member)
+    non_repeating_options=(--name --summary --store --catalog --socket --if-match --featureprint-model)
+    __glimpse_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--name')
+        return
+        ;;
+    '--summary')
+        return
+        ;;
+    '--member')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--if-match')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_delete-collection() {
+    repeating_flags=()
+    non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    __glimpse_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    '--catalog')
+        return
+        ;;
+    '--socket')
+        return
+        ;;
+    '--if-match')
+        return
+        ;;
+    '--featureprint-model')
         return
         ;;
     esac

@@ -59,13 +59,14 @@ _glimpse() {
             'eval:Measure how well photos are matched to their catalog places.'
             'bench:Measure query latency: in process, by catalog size (--scale), or against a daemon (--socket).'
             'models:Build and evaluate the labelled-reference label model.'
+            'catalog:Import, export, check and edit the catalog store.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        serve|query|match|entities|labels|decode|eval|bench|models|help)
+        serve|query|match|entities|labels|decode|eval|bench|models|catalog|help)
             "_glimpse_${words[1]}" && ret=0
             ;;
         esac
@@ -85,6 +86,11 @@ _glimpse_serve() {
         '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
         '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
         '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--store[The catalog store (a SQLite file) to serve and edit. Default\: $GLIMPSE_STORE, else stores/<folder>-<hash>.sqlite in $XDG_DATA_HOME/glimpse (~/.local/share/glimpse) for the --catalog folder.]:store:'
+        '--no-store[Serve the --catalog folder as it is, without a store\: nothing can be edited.]'
+        '*--admin-uid[Allow this user id to edit the catalog (repeatable; default\: only the daemon'\''s own user).]:admin-uid:'
+        '*--admin-gid[Allow this group id, primary or supplementary, to edit the catalog (repeatable).]:admin-gid:'
+        '--read-only[Refuse every catalog edit with 403.]'
         '--socket-mode[The socket'\''s permission bits, in octal (not applied to a socket passed by the service manager\: set SocketMode= there).]:socket-mode:'
         '*--allow-uid[Allow only peers with this user id (repeatable; checked with SO_PEERCRED).]:allow-uid:'
         '*--allow-gid[Allow only peers with this group id, primary or supplementary (repeatable; checked with SO_PEERCRED and SO_PEERGROUPS).]:allow-gid:'
@@ -120,6 +126,8 @@ _glimpse_query() {
         '--labels[Comma-separated labels describing the picture, such as '\''tower,sky'\''.]:labels:'
         '--limit[Results per page, 1…100.]:limit:'
         '--cursor[Continue from the cursor a previous page printed.]:cursor:'
+        '--box[Search only this region of the picture\: x,y,w,h as fractions 0…1 of its width and height.]:box:'
+        '--explain[Write a PNG showing the picture, the matched reference photos and the inlier correspondences.]:explain:'
         '--json[Print the page as JSON.]'
         '--socket[Ask the daemon on this socket (glimpse serve) instead of loading the catalog.]:socket:'
         '--version[Show the version.]'
@@ -309,6 +317,230 @@ _glimpse_models_evaluate() {
         '--queries[A folder of distorted queries with queries.json.]:queries:'
         '*--extractor[Extractors to compare (default\: featureprint, scene and colour-histogram).]:extractor:'
         '--json[Print the report as JSON.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'import:Import a catalog folder (catalog.json and its photos) into the store.'
+            'export:Write the store'\''s catalog to a folder: catalog.json and every photo under its name.'
+            'check:Check the store: database integrity, every photo against its SHA-256, features present.'
+            'show:Show the store'\''s id, schema version, sequence and counts.'
+            'put-place:Create or replace a place from a JSON entry as catalog.json lists places.'
+            'delete-place:Delete a place and its photos.'
+            'add-photo:Add a reference photo to a place (a photo it already has changes nothing).'
+            'remove-photo:Remove a photo from a place (not its last one: delete the place instead).'
+            'put-collection:Create or replace a collection; with --member, exactly those places list it afterwards.'
+            'delete-collection:Delete a collection and remove it from the places that list it.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        import|export|check|show|put-place|delete-place|add-photo|remove-photo|put-collection|delete-collection)
+            "_glimpse_catalog_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_glimpse_catalog_import() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':directory:'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--replace[Replace whatever the store holds.]'
+        '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
+        '--no-feature-cache[Extract the catalog photos'\'' features on every start.]'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_export() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':directory:'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_check() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_put-place() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        '--json[The place'\''s fields, as catalog.json lists a place.]:file:'
+        '*--photo[A reference photo; may be repeated.]:image:'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
+        '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
+        '--if-none-match[Apply only if the entity does not exist yet.]'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_delete-place() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
+        '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
+        '--if-none-match[Apply only if the entity does not exist yet.]'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_add-photo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        ':image:'
+        '--name[The photo'\''s name in the catalog (default\: photos/<file name>).]:name:'
+        '--credit-author[Who made the photo.]:credit-author:'
+        '--credit-license[The photo'\''s license, such as CC-BY-SA-4.0.]:credit-license:'
+        '--credit-source[Where the photo was taken from.]:credit-source:'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
+        '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
+        '--if-none-match[Apply only if the entity does not exist yet.]'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_remove-photo() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        ':sha256:'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
+        '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
+        '--if-none-match[Apply only if the entity does not exist yet.]'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_put-collection() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        '--name[The display name.]:name:'
+        '--summary[One sentence describing what it holds.]:summary:'
+        '*--member[A place that belongs to it; may be repeated.]:place:'
+        '--keep-members[Leave which places list it as it is (the default without --member).]'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
+        '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
+        '--if-none-match[Apply only if the entity does not exist yet.]'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_delete-collection() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':id:'
+        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
+        '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
+        '--if-none-match[Apply only if the entity does not exist yet.]'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

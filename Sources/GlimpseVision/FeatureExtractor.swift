@@ -12,16 +12,21 @@ public enum FeatureExtractor {
 
     /// The luminance of `buffer` resampled so its long side fits the configuration (the query
     /// size when `query` is true, else the reference size): the image that
-    /// ``extract(fromPrepared:configuration:)`` expects.
+    /// ``extract(fromPrepared:configuration:)`` expects. A larger picture is area averaged in colour
+    /// (`PixelBuffer.areaAveraged(width:height:)`), then converted to luma (`Luma`), so the conversion
+    /// runs on the smaller image; a smaller one (only with a ``VisionConfiguration/minLongSide``) is
+    /// converted, then enlarged.
     public static func prepare(
         _ buffer: PixelBuffer, configuration: VisionConfiguration = .default, query: Bool = false
     ) -> GrayImage {
-        let gray = GrayImage(luminanceOf: buffer)
         let size = GrayImage.fittedSize(
-            width: gray.width, height: gray.height,
+            width: buffer.width, height: buffer.height,
             maxLongSide: query ? configuration.queryMaxLongSide : configuration.maxLongSide,
             minLongSide: configuration.minLongSide)
-        return gray.resampled(width: size.width, height: size.height)
+        guard size.width <= buffer.width, size.height <= buffer.height else {
+            return GrayImage(luminanceOf: buffer).resampled(width: size.width, height: size.height)
+        }
+        return GrayImage(luminanceOf: buffer.areaAveraged(width: size.width, height: size.height))
     }
 
     /// Features of an image that is already at its extraction size (see ``prepare(_:configuration:query:)``).
@@ -49,7 +54,7 @@ public enum FeatureExtractor {
                 let s = pow(step, Double(l))
                 let w = Int((Double(image.width) / s).rounded()), h = Int((Double(image.height) / s).rounded())
                 guard w > 2 * border + 8, h > 2 * border + 8 else { break }
-                level = level.bilinearDownscaled(width: w, height: h)
+                level = level.bilinearResampled(width: w, height: h)
             }
             let budget = max(1, Int((Double(configuration.maxKeypoints) * shares[l] / total).rounded()))
             scores = [UInt16](repeating: 0, count: level.width * level.height)

@@ -19,32 +19,9 @@ public struct GrayImage: Sendable, Equatable {
         self.pixels = pixels
     }
 
-    /// The luminance of `buffer` (Rec. 601 weights; alpha ignored), at full size.
+    /// The luminance of `buffer` (``Luma``, the BT.601 weights; alpha ignored), at full size.
     public init(luminanceOf buffer: PixelBuffer) {
-        let width = buffer.width, height = buffer.height
-        let bpp = buffer.pixelFormat.bytesPerPixel
-        let stride = buffer.bytesPerRow
-        let isGray = buffer.pixelFormat == .gray8
-        let out = [UInt8](unsafeUninitializedCapacity: width * height) { dst, count in
-            buffer.withUnsafeBytes { src in
-                // Fenced: every index below is inside the row bounds checked by PixelBuffer's invariants.
-                for y in 0..<height {
-                    let row = y * stride
-                    let orow = y * width
-                    if isGray {
-                        for x in 0..<width { dst[orow + x] = src[row + x] }
-                    } else {
-                        for x in 0..<width {
-                            let p = row + x * bpp
-                            let r = UInt32(src[p]), g = UInt32(src[p + 1]), b = UInt32(src[p + 2])
-                            dst[orow + x] = UInt8(truncatingIfNeeded: (77 &* r &+ 150 &* g &+ 29 &* b &+ 128) >> 8)
-                        }
-                    }
-                }
-            }
-            count = width * height
-        }
-        self.init(width: width, height: height, pixels: out)
+        self.init(width: buffer.width, height: buffer.height, pixels: buffer.lumaPlane())
     }
 
     /// The size an image of `width × height` takes so its long side lies in `minLongSide...maxLongSide`.
@@ -57,47 +34,23 @@ public struct GrayImage: Sendable, Equatable {
         return (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
     }
 
-    /// This image resampled to `newWidth × newHeight` with an antialiasing triangle filter.
+    /// This image as a `gray8` pixel buffer.
+    public var pixelBuffer: PixelBuffer {
+        do {
+            return try PixelBuffer(width: width, height: height, pixelFormat: .gray8, bytes: pixels)
+        } catch {
+            preconditionFailure("a gray image's geometry is valid by construction: \(error)")
+        }
+    }
+
+    /// This image resampled to `newWidth × newHeight`: area averaged when it shrinks
+    /// (`PixelBuffer.areaAveraged(width:height:)`, the one reducer of `GlimpseImage`), by bilinear
+    /// interpolation (``bilinearResampled(width:height:)``) when a side grows.
     public func resampled(width newWidth: Int, height newHeight: Int) -> GrayImage {
         precondition(newWidth > 0 && newHeight > 0, "resample target must be non-empty")
         if newWidth == width && newHeight == height { return self }
-        let hTaps = ResampleTaps(source: width, target: newWidth)
-        let vTaps = ResampleTaps(source: height, target: newHeight)
-        // Horizontal pass into floats, then vertical pass into bytes.
-        var mid = [Float](repeating: 0, count: height * newWidth)
-        pixels.withUnsafeBufferPointer { src in
-            mid.withUnsafeMutableBufferPointer { dst in
-                hTaps.weights.withUnsafeBufferPointer { w in
-                    for y in 0..<height {
-                        let srow = y * width, drow = y * newWidth
-                        for x in 0..<newWidth {
-                            let start = hTaps.starts[x], n = hTaps.counts[x], wo = x * hTaps.maxTaps
-                            var acc: Float = 0
-                            for k in 0..<n { acc += Float(src[srow + start + k]) * w[wo + k] }
-                            dst[drow + x] = acc
-                        }
-                    }
-                }
-            }
-        }
-        let out = [UInt8](unsafeUninitializedCapacity: newWidth * newHeight) { dst, count in
-            mid.withUnsafeBufferPointer { src in
-                var row = [Float](repeating: 0, count: newWidth)
-                for y in 0..<newHeight {
-                    let start = vTaps.starts[y], n = vTaps.counts[y], wo = y * vTaps.maxTaps
-                    for x in 0..<newWidth { row[x] = 0 }
-                    for k in 0..<n {
-                        let wk = vTaps.weights[wo + k]
-                        let srow = (start + k) * newWidth
-                        for x in 0..<newWidth { row[x] += src[srow + x] * wk }
-                    }
-                    let drow = y * newWidth
-                    for x in 0..<newWidth { dst[drow + x] = UInt8(max(0, min(255, row[x] + 0.5))) }
-                }
-            }
-            count = newWidth * newHeight
-        }
-        return GrayImage(width: newWidth, height: newHeight, pixels: out)
+        guard newWidth <= width, newHeight <= height else { return bilinearResampled(width: newWidth, height: newHeight) }
+        return GrayImage(luminanceOf: pixelBuffer.areaAveraged(width: newWidth, height: newHeight))
     }
 
     /// This image with its levels stretched so the darkest and brightest 0.5 % of pixels reach 0
@@ -194,10 +147,11 @@ public struct GrayImage: Sendable, Equatable {
         }
     }
 
-    /// This image shrunk to `newWidth × newHeight` by bilinear interpolation in fixed point
-    /// (for pyramid steps of less than 2×, where it needs no prefilter).
-    public func bilinearDownscaled(width newWidth: Int, height newHeight: Int) -> GrayImage {
-        precondition(newWidth > 0 && newHeight > 0 && newWidth <= width && newHeight <= height, "bilinear target must be smaller")
+    /// This image resampled to `newWidth × newHeight` by bilinear interpolation in fixed point, edges
+    /// clamped: the pyramid's step (less than 2× smaller, where it needs no prefilter) and enlargement.
+    /// It does not filter, so it is not a reducer: larger reductions go through ``resampled(width:height:)``.
+    public func bilinearResampled(width newWidth: Int, height newHeight: Int) -> GrayImage {
+        precondition(newWidth > 0 && newHeight > 0, "bilinear target must be non-empty")
         let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
         // Per column: left source index and 8-bit weight of the right neighbour.
         var xIndex = [Int](repeating: 0, count: newWidth)
@@ -241,41 +195,3 @@ public struct GrayImage: Sendable, Equatable {
 }
 
 private let binomial9: [UInt32] = [1, 8, 28, 56, 70, 56, 28, 8, 1]
-
-/// Precomputed filter taps of a 1-D resample from `source` to `target` samples.
-struct ResampleTaps {
-    var starts: [Int]
-    var counts: [Int]
-    var weights: [Float]
-    var maxTaps: Int
-
-    init(source: Int, target: Int) {
-        let scale = Double(source) / Double(target)
-        let support = max(1.0, scale)  // triangle half-width in source pixels
-        let maxTaps = Int((support * 2).rounded(.up)) + 2
-        var starts = [Int](repeating: 0, count: target)
-        var counts = [Int](repeating: 0, count: target)
-        var weights = [Float](repeating: 0, count: target * maxTaps)
-        for i in 0..<target {
-            let center = (Double(i) + 0.5) * scale
-            let lo = max(0, Int((center - support).rounded(.down)))
-            let hi = min(source, Int((center + support).rounded(.up)))
-            var total = 0.0
-            var n = 0
-            var local = [Double]()
-            for j in lo..<hi where n < maxTaps {
-                let wgt = max(0, 1 - abs((Double(j) + 0.5 - center) / support))
-                local.append(wgt)
-                total += wgt
-                n += 1
-            }
-            starts[i] = lo
-            counts[i] = n
-            for k in 0..<n { weights[i * maxTaps + k] = Float(total > 0 ? local[k] / total : (k == 0 ? 1 : 0)) }
-        }
-        self.starts = starts
-        self.counts = counts
-        self.weights = weights
-        self.maxTaps = maxTaps
-    }
-}

@@ -126,7 +126,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
 
     /// A stable text of the fields that change extracted features; equal text means compatible features.
     public var extractionFingerprint: String {
-        "v1;long=\(maxLongSide);min=\(minLongSide);kp=\(maxKeypoints);levels=\(pyramidLevels);"
+        "v2;long=\(maxLongSide);min=\(minLongSide);kp=\(maxKeypoints);levels=\(pyramidLevels);"
             + "scale=\(pyramidScale);fast=\(fastThreshold)/\(fastFallbackThreshold);"
             + "stretch=\(contrastStretch);seed=\(patternSeed)"
     }

@@ -68,9 +68,27 @@ import Testing
         let small = flat.resampled(width: 123, height: 82)
         #expect(small.width == 123 && small.height == 82)
         #expect(small.pixels.allSatisfy { $0 == 77 })
-        #expect(flat.bilinearDownscaled(width: 250, height: 166).pixels.allSatisfy { $0 == 77 })
+        #expect(flat.bilinearResampled(width: 250, height: 166).pixels.allSatisfy { $0 == 77 })
         #expect(flat.smoothed().pixels.allSatisfy { $0 == 77 })
         let size = GrayImage.fittedSize(width: 1600, height: 900, maxLongSide: 640, minLongSide: 0)
         #expect(size.width == 640 && size.height == 360)
+    }
+
+    @Test func shrinkingAveragesAndGrowingInterpolates() throws {
+        let stripes = GrayImage(width: 4, height: 2, pixels: [0, 200, 0, 200, 0, 200, 0, 200])
+        #expect(stripes.resampled(width: 2, height: 1).pixels == [100, 100])
+        let ramp = GrayImage(width: 2, height: 1, pixels: [0, 200])
+        let wide = ramp.resampled(width: 4, height: 1)
+        #expect(wide.pixels.first == 0 && wide.pixels.last == 200)
+        #expect(wide.pixels == wide.pixels.sorted() && Set(wide.pixels).count == 4)
+    }
+
+    @Test func preparingAPictureAveragesItInColourThenTakesItsLuma() throws {
+        let rgb = try PixelBuffer(width: 4, height: 2, pixelFormat: .rgb8,
+                                  bytes: (0..<24).map { UInt8(($0 * 37) % 256) })
+        var configuration = VisionConfiguration.default
+        configuration.maxLongSide = 2
+        let prepared = FeatureExtractor.prepare(rgb, configuration: configuration)
+        #expect(prepared == GrayImage(luminanceOf: rgb.areaAveraged(width: 2, height: 1)))
     }
 }

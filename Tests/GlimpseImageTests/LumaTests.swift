@@ -40,4 +40,16 @@ struct LumaTests {
         let planes = Luma.of(red: red, green: green, blue: blue)
         #expect(planes == (0..<count).map { Luma.of(red: red[$0], green: green[$0], blue: blue[$0]) })
     }
+
+    @Test("box filtering puts each pixel whole into one cell and keeps the means in floats")
+    func boxFilter() throws {
+        // Five columns into two cells: columns 0…2 map to cell 0 (x · 2 / 5), columns 3…4 to cell 1.
+        let gray = try PixelBuffer(width: 5, height: 1, pixelFormat: .gray8, bytes: [0, 51, 102, 153, 255])
+        let planes = gray.boxFilteredPlanes(width: 2, height: 1)
+        #expect(zip(planes.red, [Float(51) / 255, Float(204) / 255]).allSatisfy { abs($0 - $1) < 1e-6 })
+        #expect(planes.green == planes.red && planes.blue == planes.red)
+        let rgba = try PixelBuffer(width: 2, height: 1, pixelFormat: .rgba8, bytes: [255, 0, 0, 0, 0, 255, 0, 9])
+        let mixed = rgba.boxFilteredPlanes(width: 1, height: 1)
+        #expect(abs(mixed.red[0] - 0.5) < 1e-6 && abs(mixed.green[0] - 0.5) < 1e-6 && mixed.blue == [0])
+    }
 }

@@ -160,12 +160,13 @@ let package = Package(
         ),
         .target(
             name: "GlimpseWire",
+            dependencies: ["GlimpseBasics"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseCatalog",
             dependencies: [
-                "GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings

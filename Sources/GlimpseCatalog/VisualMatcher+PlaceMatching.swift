@@ -29,14 +29,12 @@ extension VisualMatcher: PlaceMatching {
                 inliers: candidate.verified ? candidate.inliers : nil, region: regions[candidate.referenceID])
         }
         var timings: [String: Duration] = [
-            "features": .microseconds(Int64((report.timings.featuresMs * 1000).rounded())),
-            "shortlist": .microseconds(Int64((report.timings.shortlistMs * 1000).rounded())),
-            "verification": .microseconds(Int64((report.timings.verificationMs * 1000).rounded())),
-            "locating": .microseconds(Int64((report.timings.locatingMs * 1000).rounded())),
+            "features": report.timings.features,
+            "shortlist": report.timings.shortlist,
+            "verification": report.timings.verification,
+            "locating": report.timings.locating,
         ]
-        if printer != nil {
-            timings["featureprint"] = .microseconds(Int64((report.timings.featurePrintMs * 1000).rounded()))
-        }
+        if printer != nil { timings["featureprint"] = report.timings.featurePrint }
         return PlaceMatchReport(candidates: candidates, timings: timings, featurePrint: report.featurePrint)
     }
 }

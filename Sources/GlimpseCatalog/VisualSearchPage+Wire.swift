@@ -1,7 +1,6 @@
 import Foundation
 public import GlimpseIntents
 public import GlimpseWire
-import GlimpseBasics
 
 extension QueryResponseJSON {
     /// The wire form of a visual search page: what the daemon sends and what `glimpse query` prints,
@@ -39,7 +38,7 @@ extension QueryResponseJSON {
             total: page.totalCount,
             image: image,
             timings: timings,
-            matcherTimingsMs: page.timings.mapValues { ($0.milliseconds * 1000).rounded() / 1000 }
+            matcherTimingsMs: QueryResponseJSON.matcherTimingsMs(page.timings)
         )
     }
 }

@@ -148,12 +148,7 @@ struct APIRoutes: Sendable {
                 body: .init(byteBuffer: ByteBuffer(bytes: picture ?? [])))
         }
         page.image = image
-        page.timings = TimingsJSON(
-            bodyMs: bodyTime.milliseconds,
-            decodeMs: decodeTime.milliseconds,
-            queryMs: queryTime.milliseconds,
-            totalMs: (ContinuousClock.now - start).milliseconds
-        )
+        page.timings = TimingsJSON(body: bodyTime, decode: decodeTime, query: queryTime, total: ContinuousClock.now - start)
         let encodeStart = ContinuousClock.now
         let response = try json(page)
         metrics.recordStage("encode", duration: ContinuousClock.now - encodeStart)
@@ -219,7 +214,7 @@ struct APIRoutes: Sendable {
         }
         let elapsed = ContinuousClock.now - start
         page.image = nil
-        page.timings = TimingsJSON(bodyMs: 0, decodeMs: 0, queryMs: elapsed.milliseconds, totalMs: elapsed.milliseconds)
+        page.timings = TimingsJSON(body: .zero, decode: .zero, query: elapsed, total: elapsed)
         return try json(page)
     }
 

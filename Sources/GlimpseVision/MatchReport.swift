@@ -46,86 +46,84 @@ public struct MatchCandidate: Sendable, Hashable {
     }
 }
 
-/// Milliseconds spent in each stage of one query, on the wall clock and on the thread's CPU clock.
+/// The time spent in each stage of one query, on the wall clock and on the thread's CPU clock.
 public struct StageTimings: Sendable, Hashable {
     /// Resampling and feature extraction (both orientations when the mirror cascade ran).
-    public var featuresMs: Double
+    public var features: Duration
     /// Shortlist voting through the LSH index.
-    public var shortlistMs: Double
+    public var shortlist: Duration
     /// Descriptor matching and RANSAC on the shortlisted candidates.
-    public var verificationMs: Double
-    /// The query's feature print and its comparison with every reference's (0 when it did not run).
-    public var featurePrintMs: Double
+    public var verification: Duration
+    /// The query's feature print and its comparison with every reference's (zero when it did not run).
+    public var featurePrint: Duration
     /// Thread CPU time of the feature-print stage.
-    public var featurePrintCPUMs: Double
+    public var featurePrintCPU: Duration
     /// Thread CPU time of the features stage.
-    public var featuresCPUMs: Double
+    public var featuresCPU: Duration
     /// Thread CPU time of the shortlist stage.
-    public var shortlistCPUMs: Double
+    public var shortlistCPU: Duration
     /// Thread CPU time of the verification stage.
-    public var verificationCPUMs: Double
+    public var verificationCPU: Duration
     /// Locating the places found: the accepted match's geometry and the search for further places on
-    /// the keypoints it leaves over (0 when nothing was accepted).
-    public var locatingMs: Double = 0
+    /// the keypoints it leaves over (zero when nothing was accepted).
+    public var locating: Duration = .zero
     /// Thread CPU time of the locating stage.
-    public var locatingCPUMs: Double = 0
+    public var locatingCPU: Duration = .zero
 
     /// Creates timings.
     public init(
-        featuresMs: Double = 0, shortlistMs: Double = 0, verificationMs: Double = 0,
-        featuresCPUMs: Double = 0, shortlistCPUMs: Double = 0, verificationCPUMs: Double = 0,
-        featurePrintMs: Double = 0, featurePrintCPUMs: Double = 0
+        features: Duration = .zero, shortlist: Duration = .zero, verification: Duration = .zero,
+        featuresCPU: Duration = .zero, shortlistCPU: Duration = .zero, verificationCPU: Duration = .zero,
+        featurePrint: Duration = .zero, featurePrintCPU: Duration = .zero
     ) {
-        self.featurePrintMs = featurePrintMs
-        self.featurePrintCPUMs = featurePrintCPUMs
-        self.featuresMs = featuresMs
-        self.shortlistMs = shortlistMs
-        self.verificationMs = verificationMs
-        self.featuresCPUMs = featuresCPUMs
-        self.shortlistCPUMs = shortlistCPUMs
-        self.verificationCPUMs = verificationCPUMs
+        self.featurePrint = featurePrint
+        self.featurePrintCPU = featurePrintCPU
+        self.features = features
+        self.shortlist = shortlist
+        self.verification = verification
+        self.featuresCPU = featuresCPU
+        self.shortlistCPU = shortlistCPU
+        self.verificationCPU = verificationCPU
     }
 
     /// The wall-clock sum of the stages.
-    public var totalMs: Double { featuresMs + shortlistMs + verificationMs + featurePrintMs + locatingMs }
+    public var total: Duration { features + shortlist + verification + featurePrint + locating }
     /// The CPU-time sum of the stages.
-    public var totalCPUMs: Double {
-        featuresCPUMs + shortlistCPUMs + verificationCPUMs + featurePrintCPUMs + locatingCPUMs
-    }
+    public var totalCPU: Duration { featuresCPU + shortlistCPU + verificationCPU + featurePrintCPU + locatingCPU }
 
     /// Adds the time from `start` to now to the locating stage.
     mutating func addLocating(since start: StageInstant) {
         let e = start.elapsed(to: .now())
-        locatingMs += e.wallMs
-        locatingCPUMs += e.cpuMs
+        locating += e.wall
+        locatingCPU += e.cpu
     }
 
     /// Adds the time from `start` to now to the feature-print stage.
     mutating func addFeaturePrint(since start: StageInstant) {
         let e = start.elapsed(to: .now())
-        featurePrintMs += e.wallMs
-        featurePrintCPUMs += e.cpuMs
+        featurePrint += e.wall
+        featurePrintCPU += e.cpu
     }
 
     /// Adds the time from `start` to now to the features stage.
     mutating func addFeatures(since start: StageInstant) {
         let e = start.elapsed(to: .now())
-        featuresMs += e.wallMs
-        featuresCPUMs += e.cpuMs
+        features += e.wall
+        featuresCPU += e.cpu
     }
 
     /// Adds the time from `start` to now to the shortlist stage.
     mutating func addShortlist(since start: StageInstant) {
         let e = start.elapsed(to: .now())
-        shortlistMs += e.wallMs
-        shortlistCPUMs += e.cpuMs
+        shortlist += e.wall
+        shortlistCPU += e.cpu
     }
 
     /// Adds the time from `start` to now to the verification stage.
     mutating func addVerification(since start: StageInstant) {
         let e = start.elapsed(to: .now())
-        verificationMs += e.wallMs
-        verificationCPUMs += e.cpuMs
+        verification += e.wall
+        verificationCPU += e.cpu
     }
 }
 

@@ -19,9 +19,14 @@ public struct StageInstant: Sendable {
         StageInstant(wallNanoseconds: Self.read(CLOCK_MONOTONIC), cpuNanoseconds: Self.read(CLOCK_THREAD_CPUTIME_ID))
     }
 
-    /// Milliseconds of wall time and of thread CPU time from `self` to `later`.
-    public func elapsed(to later: StageInstant) -> (wallMs: Double, cpuMs: Double) {
-        (Double(later.wallNanoseconds &- wallNanoseconds) / 1e6, Double(later.cpuNanoseconds &- cpuNanoseconds) / 1e6)
+    /// The wall time and the thread CPU time from `self` to `later`.
+    public func elapsed(to later: StageInstant) -> (wall: Duration, cpu: Duration) {
+        (Self.duration(later.wallNanoseconds &- wallNanoseconds), Self.duration(later.cpuNanoseconds &- cpuNanoseconds))
+    }
+
+    /// `nanoseconds` as a duration (saturating; a difference of two readings never comes near).
+    private static func duration(_ nanoseconds: UInt64) -> Duration {
+        .nanoseconds(Int64(clamping: nanoseconds))
     }
 
     private static func read(_ clock: clockid_t) -> UInt64 {

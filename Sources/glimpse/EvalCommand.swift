@@ -105,7 +105,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let problem = generation.cacheProblem { FileHandle.standardError.write(Data("note: \(problem)\n".utf8)) }
         var labelMetrics = LabelMetrics()
         var dump: [String] = []
-        let indexMs = indexStart.elapsed(to: .now()).wallMs
+        let indexMs = indexStart.elapsed(to: .now()).wall.milliseconds
         let indexed = placeIDs ?? Set(places.map(\.id))
 
         var accumulator = EvaluationAccumulator()
@@ -128,17 +128,17 @@ struct EvalCommand: AsyncParsableCommand {
                 labelMetrics.add(predicted: labeler.labels(for: buffer).map(\.label), truth: entry.labels)
             }
             let t = report.timings
-            var stageMs = ["decode": decode.wallMs, "features": t.featuresMs, "shortlist": t.shortlistMs,
-                           "verification": t.verificationMs, "total": decode.wallMs + t.totalMs]
-            var stageCPUMs = ["decode": decode.cpuMs, "features": t.featuresCPUMs, "shortlist": t.shortlistCPUMs,
-                              "verification": t.verificationCPUMs, "total": decode.cpuMs + t.totalCPUMs]
+            var stages = ["decode": decode.wall, "features": t.features, "shortlist": t.shortlist,
+                          "verification": t.verification, "total": decode.wall + t.total]
+            var stagesCPU = ["decode": decode.cpu, "features": t.featuresCPU, "shortlist": t.shortlistCPU,
+                             "verification": t.verificationCPU, "total": decode.cpu + t.totalCPU]
             if printer != nil {
-                stageMs["featureprint"] = t.featurePrintMs
-                stageCPUMs["featureprint"] = t.featurePrintCPUMs
+                stages["featureprint"] = t.featurePrint
+                stagesCPU["featureprint"] = t.featurePrintCPU
             }
             accumulator.add(QueryOutcome(
                 expected: expected, accepted: report.accepted?.referenceID, ranked: report.candidates.prefix(5).map(\.referenceID),
-                stageMs: stageMs, stageCPUMs: stageCPUMs, ops: entry.ops))
+                stageMs: stages.mapValues(\.milliseconds), stageCPUMs: stagesCPU.mapValues(\.milliseconds), ops: entry.ops))
             if dumpCandidates != nil { dump.append(CandidateDump.line(entry: entry, expected: expected, report: report)) }
         }
         if let dumpCandidates {

@@ -156,9 +156,7 @@ struct QueryCommand: AsyncParsableCommand {
             let end = clock.now
             let image = ImageInfoJSON(
                 format: decoded.format.rawValue, width: decoded.pixelBuffer.width, height: decoded.pixelBuffer.height)
-            let timings = TimingsJSON(
-                bodyMs: 0, decodeMs: (decodedAt - start).milliseconds, queryMs: (end - decodedAt).milliseconds,
-                totalMs: (end - start).milliseconds)
+            let timings = TimingsJSON(body: .zero, decode: decodedAt - start, query: end - decodedAt, total: end - start)
             printPage(QueryResponseJSON(page: page, image: image, timings: timings), moreCommand: moreCommand())
         }
         if failures > 0 { throw ExitCode(1) }

@@ -28,7 +28,7 @@ import Testing
         #expect(accepted.score >= Double(VisionConfiguration.default.acceptScore))
         #expect(accepted.mirrored == mirrored)
         #expect(report.candidates.first == accepted)
-        #expect(report.timings.featuresMs > 0 && report.timings.verificationMs > 0)
+        #expect(report.timings.features > .zero && report.timings.verification > .zero)
     }
 
     @Test func referenceSetIsComplete() {

@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 
 /// How an image of any size and shape becomes the network's square input.
 ///

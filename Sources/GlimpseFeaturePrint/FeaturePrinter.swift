@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 import Synchronization
 
 /// The raw outputs of one run, in buffers the caller keeps and passes again, so that running the

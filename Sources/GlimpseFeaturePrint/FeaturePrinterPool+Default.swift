@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension FeaturePrinterPool {
     /// The printer pool every command and the daemon use, by one rule: the model at `explicit` when a

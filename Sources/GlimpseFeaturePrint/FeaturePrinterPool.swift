@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 import Synchronization
 
 /// Feature printers for concurrent callers: each call borrows an idle printer (making one when

@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 
 /// The baseline extractor: one global RGB colour histogram (`binsPerChannel`³ bins), Hellinger-normalised.
 ///

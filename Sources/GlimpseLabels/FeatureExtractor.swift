@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 public import GlimpseFeaturePrint
 
 /// Identifies a feature extractor and the exact settings a model's vectors were computed with.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension LabelModel {
     /// The file name of the committed model, relative to a repository or install root.

@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 
 /// Why labelled photos could not be turned into a model.
 public struct LabelBuildError: Error, Sendable, CustomStringConvertible {

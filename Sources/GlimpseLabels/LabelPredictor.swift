@@ -1,6 +1,5 @@
 public import GlimpseFeaturePrint
-import GlimpseImage
-import GlimpseIndex
+public import GlimpseImage
 
 /// Labels pictures with a ``LabelModel``: features of the picture, its nearest labelled references,
 /// and their distance-weighted vote.

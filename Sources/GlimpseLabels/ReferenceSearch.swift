@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseIndex
+public import GlimpseIndex
 
 /// How a ``LabelModel`` finds the reference rows nearest to a picture's.
 public enum ReferenceSearch: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 
 /// Region features for labels: the picture is cut into a fixed grid of cells, and each cell gets its
 /// own vector of colour, edge and fine-texture histograms plus its height in the picture.

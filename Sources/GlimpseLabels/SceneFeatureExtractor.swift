@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 
 /// Scene features for labels: colour, texture and layout of a picture, in one normalised vector.
 ///

@@ -1,5 +1,4 @@
 import GlimpseFeaturePrint
-import GlimpseImage
 import GlimpseTestSupport
 @testable import GlimpseLabels
 

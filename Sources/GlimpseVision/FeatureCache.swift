@@ -1,5 +1,4 @@
 import Foundation
-import GlimpseFeaturePrint
 import GlimpseFiles
 
 /// A reference photo to index: its identifier and where its file is.

@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseImage
+public import GlimpseImage
 
 /// Extracts ORB-style features: FAST corners on an image pyramid, ranked by Harris response,
 /// oriented by their intensity centroid and described by a rotated 256-bit BRIEF test pattern on

@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 
 /// An 8-bit single-channel image with packed rows: the working image of feature extraction.
 public struct GrayImage: Sendable, Equatable {

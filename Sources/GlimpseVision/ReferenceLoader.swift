@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseImage
+public import GlimpseImage
 import Synchronization
 
 /// Computes, or loads from the feature cache, the features of a set of reference photos.

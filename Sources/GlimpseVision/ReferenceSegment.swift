@@ -1,3 +1,4 @@
+import GlimpseFeaturePrint
 /// One immutable block of references with its own shortlist index: the unit a ``VisualMatcher`` is
 /// built from. A matcher built at once has one segment; references added while it serves go into a
 /// small second segment keyed by the first one's bits, so an addition never rebuilds the large one.

@@ -193,7 +193,7 @@ public enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-import GlimpseImage
+public import GlimpseImage
 
 extension VisionConfiguration {
     /// How a query picture is best decoded for this configuration: no larger than the matcher looks at

@@ -1,6 +1,6 @@
 import GlimpseFeaturePrint
 import Foundation
-import GlimpseImage
+public import GlimpseImage
 
 /// Finds which reference photo a query image shows, or that it shows none.
 ///

@@ -1,4 +1,3 @@
-import GlimpseImage
 import Testing
 @testable import GlimpseVision
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Catalog {
     /// How long a catalog's feature cache stays in the shared cache folder after it was last used.

@@ -1,6 +1,8 @@
 import Foundation
 public import GlimpseIntents
 public import GlimpseWire
+import GlimpseImage
+import GlimpseLabels
 
 extension QueryResponseJSON {
     /// The wire form of a visual search page: what the daemon sends and what `glimpse query` prints,

@@ -1,7 +1,6 @@
 import Foundation
 import GlimpseFeaturePrint
 import GlimpseImage
-import GlimpseIntents
 import GlimpseLabels
 import GlimpseVision
 import Testing

@@ -1,5 +1,5 @@
-import GlimpseBasics
-import GlimpseVision
+public import GlimpseBasics
+public import GlimpseVision
 
 /// What happened to one evaluation query.
 public struct QueryOutcome: Sendable {

@@ -1,4 +1,4 @@
-import GlimpseLabels
+public import GlimpseLabels
 
 /// Label quality of one feature extractor on photos the model has not seen.
 public struct LabelEvaluationReport: Sendable, Codable {

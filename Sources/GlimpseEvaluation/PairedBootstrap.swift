@@ -1,5 +1,5 @@
 import GlimpseBasics
-import GlimpseLabels
+public import GlimpseLabels
 
 /// How much better one method's micro F1 is than another's on the same test photos, with a
 /// confidence interval from a paired bootstrap.

@@ -1,4 +1,4 @@
-import GlimpseBasics
+public import GlimpseBasics
 
 /// What ``IndexBenchmark/run(_:progress:)`` measures: the data set, the queries and the HNSW settings.
 public struct IndexBenchmarkConfiguration: Sendable, Hashable, Codable {

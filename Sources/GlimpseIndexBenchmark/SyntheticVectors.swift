@@ -1,5 +1,5 @@
 import GlimpseBasics
-import GlimpseIndex
+public import GlimpseIndex
 
 /// Reproducible synthetic vector sets for tests and benchmarks.
 ///

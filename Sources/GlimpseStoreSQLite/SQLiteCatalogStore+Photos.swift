@@ -1,6 +1,5 @@
 import Foundation
-import GlimpseCatalog
-import GlimpseFiles
+public import GlimpseCatalog
 public import GlimpseStore
 import GlimpseVision
 import GRDB

@@ -1,8 +1,8 @@
 import Foundation
-import GlimpseWire
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+public import GlimpseWire
+public import NIOCore
+public import NIOHTTP1
+public import NIOPosix
 
 /// A small HTTP/1.1 client for the daemon's Unix socket, used by `glimpse query --socket` and the
 /// benchmarks.

@@ -1,8 +1,8 @@
 import GlimpseWire
 import Foundation
-import HTTPTypes
-import Hummingbird
-import NIOCore
+public import HTTPTypes
+public import Hummingbird
+public import NIOCore
 
 /// An error answered to a client: an HTTP status and a JSON body that says what was wrong.
 ///

@@ -9,6 +9,7 @@ import GlimpseImage
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOFoundationEssentialsCompat
 
 /// The daemon's routes (documented in docs/api.md, which a test keeps in sync with ``register(on:)``).
 struct APIRoutes: Sendable {

@@ -1,9 +1,9 @@
 import Foundation
-import GlimpseCatalog
-import GlimpseEngine
-import GlimpseImage
+public import GlimpseCatalog
+public import GlimpseEngine
+public import GlimpseImage
 import GlimpseIntents
-import GlimpseWire
+public import GlimpseWire
 
 /// The daemon's ``SearchService``: the ``Engine``'s visual search and the catalog's entity queries.
 public final class CatalogSearchService: SearchService {

@@ -1,6 +1,6 @@
-import Hummingbird
+public import Hummingbird
 import Logging
-import NIOCore
+public import NIOCore
 
 /// The per-request context of the daemon's router: Hummingbird's core storage plus the connection's
 /// channel (for peer credentials and client presence).

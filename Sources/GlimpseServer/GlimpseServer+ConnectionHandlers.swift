@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 extension GlimpseServer {
     /// The handlers the daemon adds to every connection, after HTTP/1.1 decoding (NIO's codec with

@@ -1,10 +1,11 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import Logging
+public import Logging
 import NIOCore
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// The Glimpse daemon: the visual-search API as HTTP/1.1 over a Unix domain socket.
 ///

@@ -1,10 +1,10 @@
 import Foundation
 import GlimpseCatalog
-import GlimpseEngine
-import GlimpseImage
+public import GlimpseEngine
+public import GlimpseImage
 import GlimpseStore
-import GlimpseVision
-import GlimpseWire
+public import GlimpseWire
+import HTTPTypes
 
 /// The daemon's ``CatalogEditService``: edits from the wire to a ``LiveCatalog``.
 ///

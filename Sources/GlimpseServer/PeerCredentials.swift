@@ -1,5 +1,5 @@
 import CGlimpseSocket
-import NIOCore
+public import NIOCore
 
 #if canImport(Glibc)
 import Glibc

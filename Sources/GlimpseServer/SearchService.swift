@@ -1,7 +1,7 @@
 import Foundation
 import GlimpseFiles
-import GlimpseImage
-import GlimpseWire
+public import GlimpseImage
+public import GlimpseWire
 
 /// What the daemon serves: visual search and entity lookups over one loaded catalog.
 ///

@@ -1,7 +1,7 @@
 import CoreMetrics
 import GlimpseBasics
 import Metrics
-import Prometheus
+public import Prometheus
 import Synchronization
 
 /// The daemon's metrics, kept in its own Prometheus registry and served by `GET /metrics`.

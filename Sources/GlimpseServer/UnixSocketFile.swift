@@ -1,9 +1,10 @@
 import CGlimpseSocket
-import Logging
+public import Logging
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import CDispatch
 #elseif canImport(Musl)
 import Musl
 #endif

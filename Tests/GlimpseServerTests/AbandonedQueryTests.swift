@@ -4,6 +4,7 @@ import GlimpseServer
 import GlimpseWire
 import Synchronization
 import Testing
+import GlimpseClient
 
 /// The real catalog service, except that the first picture search waits until the test lets it go
 /// and every picture search is counted.

@@ -4,6 +4,7 @@ import GlimpseServer
 import GlimpseWire
 import Synchronization
 import Testing
+import GlimpseClient
 
 /// The hostile-client attacks of scripts/abuse.sh, scaled down to run in seconds, against a daemon in this process and
 /// byte-level clients on their own threads. What is checked is outcomes and order (every request is

@@ -7,6 +7,7 @@ import GlimpseTestSupport
 import GlimpseWire
 import Synchronization
 import Testing
+import GlimpseCatalog
 
 /// An acknowledged catalog edit is never lost: rounds of `kill -9` of the daemon at random moments
 /// during a stream of edits; after each, the store passes its integrity check, holds every edit that

@@ -5,6 +5,9 @@ import GlimpseServer
 import GlimpseTestSupport
 import Synchronization
 import Testing
+import GlimpseWire
+import NIOCore
+import NIOHTTP1
 
 /// The environment of `glimpse` processes: this one's, with the feature cache kept beside the test
 /// catalog (a temporary folder) rather than in the user's cache folder.

@@ -1,6 +1,7 @@
 import GlimpseServer
 import NIOCore
 import Testing
+import HTTPTypes
 
 /// Error bodies are byte-stable: the same error always gives the same JSON, keys sorted (docs/api.md).
 @Suite("Error bodies")

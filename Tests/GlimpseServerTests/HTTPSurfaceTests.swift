@@ -3,6 +3,7 @@ import CGlimpseSocket
 @testable import GlimpseServer
 import GlimpseWire
 import Testing
+import GlimpseClient
 
 /// Runs `curl ARGUMENTS` (`-s`, over the daemon's socket) and returns the status, the head and the body.
 func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: String, body: Data)? {

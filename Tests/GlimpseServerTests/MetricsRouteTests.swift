@@ -2,6 +2,8 @@ import Foundation
 import GlimpseServer
 import NIOCore
 import Testing
+import GlimpseClient
+import NIOHTTP1
 
 /// `GET /metrics` counts what the daemon answered, in the Prometheus text format.
 @Suite("Metrics route")

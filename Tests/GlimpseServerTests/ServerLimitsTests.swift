@@ -3,6 +3,8 @@ import GlimpseServer
 import GlimpseWire
 import NIOCore
 import Testing
+import GlimpseClient
+import NIOHTTP1
 
 /// Bad input and limits, against a daemon running in this process.
 @Suite("Daemon limits and bad input", .serialized)

@@ -6,6 +6,9 @@ import GlimpseServer
 import GlimpseWire
 import NIOCore
 import Testing
+import GlimpseClient
+import GlimpseEngine
+import NIOHTTP1
 
 /// The daemon's answers against the same queries run in this process.
 @Suite("Daemon queries", .serialized)

@@ -1,7 +1,6 @@
 import Foundation
 import GlimpseBasics
 import GlimpseFiles
-import GlimpseServer
 import GlimpseTestSupport
 import GlimpseWire
 import Testing

@@ -3,6 +3,9 @@ import Foundation
 import GlimpseServer
 import GlimpseTestSupport
 import Testing
+#if canImport(CDispatch)
+import CDispatch
+#endif
 
 /// A Unix socket of `type` bound to `path` (listening when `listening`); the caller closes it.
 private func unixSocket(_ type: Int32, at path: String, listening: Bool) throws -> Int32 {

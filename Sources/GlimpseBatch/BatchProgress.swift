@@ -2,8 +2,8 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import GlimpseBasics
 #endif
+import GlimpseBasics
 
 /// A live progress line on standard error (done / total, rate, ETA), drawn only when standard
 /// error is a terminal and at most a few times per second.

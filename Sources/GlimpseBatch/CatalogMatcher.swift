@@ -1,8 +1,9 @@
 import Foundation
-import GlimpseCatalog
-import GlimpseEngine
+public import GlimpseCatalog
+public import GlimpseEngine
 import GlimpseImage
 import GlimpseIntents
+import GlimpseLabels
 
 /// Matches pictures against a catalog with the ``Engine``'s visual search: the place matcher over the
 /// catalog's reference photos, scene labels when a label model is present, and the union of matching

@@ -1,5 +1,5 @@
 import GlimpseBasics
-import GlimpseIndex
+public import GlimpseIndex
 import GlimpseIndexBenchmark
 
 /// Measures how the cost of a catalog search grows with the number of references: the same queries

@@ -1,5 +1,5 @@
 import GlimpseBasics
-import GlimpseCatalog
+public import GlimpseCatalog
 import GlimpseImage
 import GlimpseVision
 

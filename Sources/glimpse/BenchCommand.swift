@@ -4,6 +4,7 @@ import Foundation
 import GlimpseBatch
 import GlimpseCatalog
 import GlimpseIndex
+import GlimpseVision
 
 /// `glimpse bench`: query latency in process, against growing synthetic catalogs, or against a daemon.
 struct BenchCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GlimpseStore
+import GlimpseStoreSQLite
 
 /// `glimpse catalog check`: the store's integrity, photo bytes and features.
 struct CatalogCheckCommand: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import GlimpseFiles
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseVision
+import GlimpseEngine
 
 /// Where an edit built by a `glimpse catalog` command goes: the store file (here), or a daemon's socket.
 protocol CatalogEditTarget {

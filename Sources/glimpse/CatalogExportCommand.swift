@@ -1,5 +1,6 @@
 import ArgumentParser
 import GlimpseStore
+import GlimpseStoreSQLite
 
 /// `glimpse catalog export DIR`: the store as a catalog folder.
 struct CatalogExportCommand: AsyncParsableCommand {

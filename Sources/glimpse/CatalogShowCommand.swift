@@ -1,5 +1,6 @@
 import ArgumentParser
 import GlimpseStore
+import GlimpseStoreSQLite
 
 /// `glimpse catalog show`: what the store holds.
 struct CatalogShowCommand: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import GlimpseEvaluation
 import GlimpseImage
 import GlimpseLabels
 import GlimpseVision
+import GlimpseBasics
 
 /// `glimpse eval`: the accuracy and latency harness of visual matching.
 struct EvalCommand: AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GlimpseImage
 import GlimpseFeaturePrint
 import GlimpseLabels
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GlimpseEvaluation
-import GlimpseFeaturePrint
 import GlimpseLabels
 
 /// `glimpse models evaluate`: label precision, recall and F1 on photos the model has not seen.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GlimpseClient
 import GlimpseWire
+import GlimpseImage
 
 extension QueryCommand {
     /// Sends each picture (or the cursor) to the daemon at `socket` over one connection and prints

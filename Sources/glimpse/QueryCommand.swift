@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GlimpseBasics
 import GlimpseCatalog
 import GlimpseEngine
 import GlimpseFiles

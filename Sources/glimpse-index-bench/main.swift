@@ -7,6 +7,7 @@
 // Build with `-c release`; searches run on one thread, the HNSW build on --threads.
 import Foundation
 import GlimpseIndexBenchmark
+import GlimpseBasics
 
 /// A command-line usage error: what was wrong, printed before the usage text.
 struct UsageError: Error, CustomStringConvertible {

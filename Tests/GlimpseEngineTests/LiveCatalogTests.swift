@@ -7,6 +7,7 @@ import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseTestSupport
 import Testing
+import GlimpseVision
 
 /// A live catalog on a real SQLite store: an edit is durable and seen by the next query, queries and
 /// cursors keep their snapshot, a refused edit changes nothing.

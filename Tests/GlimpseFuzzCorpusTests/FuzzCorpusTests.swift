@@ -3,7 +3,6 @@ import Foundation
 import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseIndex
-import GlimpseIntents
 import GlimpseLabels
 import GlimpseTestSupport
 import GlimpseVision

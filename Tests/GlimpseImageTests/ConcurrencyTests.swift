@@ -1,5 +1,6 @@
 import GlimpseImage
 import Testing
+import Foundation
 
 @Suite("Concurrent decoding")
 struct ConcurrencyTests {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import GlimpseIndex
 import GlimpseIndexBenchmark
+import GlimpseBasics
 
 @Suite("Int8FlatIndex")
 struct Int8FlatIndexTests {

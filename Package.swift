@@ -42,6 +42,9 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // Each file imports what it uses (SE-0444); imports are internal unless marked public (SE-0409).
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
@@ -187,7 +190,7 @@ let package = Package(
         .target(
             name: "GlimpseEngine",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseStore", "GlimpseVision",
             ],
             swiftSettings: swiftSettings
@@ -199,10 +202,11 @@ let package = Package(
             name: "GlimpseServer",
             dependencies: [
                 "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
-                "GlimpseIntents", "GlimpseStore", "GlimpseVision", "GlimpseWire",
+                "GlimpseIntents", "GlimpseStore", "GlimpseWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -210,6 +214,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -270,7 +275,7 @@ let package = Package(
             name: "GlimpseBatch",
             dependencies: [
                 "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
-                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseVision",
+                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings
@@ -299,7 +304,7 @@ let package = Package(
         // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
         .executableTarget(
             name: "glimpse-index-bench",
-            dependencies: ["GlimpseIndexBenchmark"],
+            dependencies: ["GlimpseBasics", "GlimpseIndexBenchmark"],
             swiftSettings: swiftSettings
         ),
 
@@ -371,13 +376,13 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseEngineTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
-                                   "GlimpseStore", "GlimpseStoreSQLite"],
+                                   "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).
         .testTarget(name: "GlimpseFuzzCorpusTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex",
-                                   "GlimpseIntents", "GlimpseLabels", "GlimpseVision", "GlimpseWire"],
+                                   "GlimpseLabels", "GlimpseVision", "GlimpseWire"],
                     swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GlimpseFiles
 
 /// Where batch records go: standard output or a file, one `write(2)` per record so that an
 /// interrupted run leaves at most one incomplete record at the end.
@@ -38,12 +39,8 @@ public final class OutputSink {
     public static func locked(_ path: String) throws(BatchError) -> OutputSink {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .outputFailed(path: path, reason: String(cString: strerror(errno))) }
-        var status: Int32 = 0
-        repeat {
-            status = flock(fd, LOCK_EX | LOCK_NB)
-        } while status != 0 && errno == EINTR
-        if status != 0 {
-            let code = errno
+        let code = FileLock.lockExclusively(fd)
+        if code != 0 {
             close(fd)
             if code == EWOULDBLOCK { throw .outputLocked(path: path) }
             throw .outputFailed(path: path, reason: "cannot lock it: " + String(cString: strerror(code)))

@@ -27,12 +27,8 @@ public final class FileLock: Sendable {
     public static func acquire(_ path: String) throws(Failure) -> FileLock {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .failed(path: path, reason: String(cString: strerror(errno))) }
-        var status: Int32 = 0
-        repeat {
-            status = flock(fd, LOCK_EX | LOCK_NB)
-        } while status != 0 && errno == EINTR
-        if status != 0 {
-            let code = errno
+        let code = lockExclusively(fd)
+        if code != 0 {
             close(fd)
             if code == EWOULDBLOCK { throw .held(path: path, holder: holder(of: path)) }
             throw .failed(path: path, reason: "cannot lock it: " + String(cString: strerror(code)))
@@ -42,6 +38,18 @@ public final class FileLock: Sendable {
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
         return FileLock(path: path, descriptor: fd)
+    }
+
+    /// Takes the exclusive `flock` of the open file `fd` without waiting, retrying when a signal
+    /// interrupts it.
+    ///
+    /// - Returns: 0 when it is taken, else the `errno` (`EWOULDBLOCK` when another process holds it).
+    public static func lockExclusively(_ fd: Int32) -> Int32 {
+        var status: Int32 = 0
+        repeat {
+            status = flock(fd, LOCK_EX | LOCK_NB)
+        } while status != 0 && errno == EINTR
+        return status == 0 ? 0 : errno
     }
 
     /// The process id written in the lock file at `path`, when it names one.

@@ -339,7 +339,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
+                    dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
                                    "GlimpseFeaturePrint", "GlimpseWire"],
                     exclude: ["Photos"],
                     swiftSettings: swiftSettings),

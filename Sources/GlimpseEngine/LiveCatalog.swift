@@ -187,18 +187,19 @@ public actor LiveCatalog {
             collections[id] = collection
         }
         if applied.labels != nil { labelsRevision = applied.sequence }
-        definition = definition.applying(changes)
-        sequence = applied.sequence
         let folder = photoFolder, records = places
         do {
-            let catalog = try Catalog(
-                definition: definition, directory: folder.path, identity: Array("\(storeID):\(sequence)".utf8),
-                checkPhotos: false
+            // Only the edited places are validated and resolved again, and only their photos compared.
+            let catalog = try engine.current.catalog.applying(
+                changes, identity: Array("\(storeID):\(applied.sequence)".utf8)
             ) { place, index in
                 let photos = records[place.id]?.photos ?? []
                 return index < photos.count ? folder.file(for: photos[index]) : folder.path + "/" + place.photos[index].image
             }
-            let generation = try engine.update(to: catalog, features: features)
+            let generation = try engine.update(
+                to: catalog, features: features, changedPlaces: Set(applied.places.keys))
+            definition = catalog.definition
+            sequence = applied.sequence
             return Outcome(
                 applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
         } catch let error as CatalogError {

@@ -165,11 +165,23 @@ public actor LiveCatalog {
         guard applied.changed else {
             return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: nil)
         }
+        let generation = try await absorb(
+            places: applied.places, collections: applied.collections, labels: applied.labels,
+            labelsRevision: applied.labels == nil ? nil : applied.sequence, sequence: applied.sequence)
+        return Outcome(applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+    }
+
+    /// Serves the store's state at `sequence`, given everything that changed since the state served:
+    /// the new state of each changed place and collection (`nil` when deleted) and the new vocabulary.
+    private func absorb(
+        places changedPlaces: [String: StoredPlace?], collections changedCollections: [String: StoredCollection?],
+        labels: [String]?, labelsRevision newLabelsRevision: Int64?, sequence newSequence: Int64
+    ) async throws(LiveCatalogError) -> Engine.Generation {
         // Photo files are a cache: one that cannot be written now is written at the next start.
-        _ = try? await photoFolder.materialize(applied.places.values.compactMap { $0 }, from: store)
-        var changes = CatalogDefinitionChanges(labels: applied.labels)
+        _ = try? await photoFolder.materialize(changedPlaces.values.compactMap { $0 }, from: store)
+        var changes = CatalogDefinitionChanges(labels: labels)
         var features: [String: ImageFeatures] = [:]
-        for (id, place) in applied.places {
+        for (id, place) in changedPlaces {
             changes.places.updateValue(place?.definition, forKey: id)
             guard let place else {
                 places[id] = nil
@@ -182,26 +194,25 @@ public actor LiveCatalog {
             }
             places[id] = place.withoutFeatures
         }
-        for (id, collection) in applied.collections {
+        for (id, collection) in changedCollections {
             changes.collections.updateValue(collection?.definition, forKey: id)
             collections[id] = collection
         }
-        if applied.labels != nil { labelsRevision = applied.sequence }
+        if let newLabelsRevision { labelsRevision = newLabelsRevision }
         let folder = photoFolder, records = places
         do {
-            // Only the edited places are validated and resolved again, and only their photos compared.
+            // Only the changed places are validated and resolved again, and only their photos compared.
             let catalog = try engine.current.catalog.applying(
-                changes, identity: Array("\(storeID):\(applied.sequence)".utf8)
+                changes, identity: Array("\(storeID):\(newSequence)".utf8)
             ) { place, index in
                 let photos = records[place.id]?.photos ?? []
                 return index < photos.count ? folder.file(for: photos[index]) : folder.path + "/" + place.photos[index].image
             }
             let generation = try engine.update(
-                to: catalog, features: features, changedPlaces: Set(applied.places.keys))
+                to: catalog, features: features, changedPlaces: Set(changedPlaces.keys))
             definition = catalog.definition
-            sequence = applied.sequence
-            return Outcome(
-                applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+            sequence = newSequence
+            return generation
         } catch let error as CatalogError {
             throw .engine(.catalog(error))
         } catch let error as EngineError {

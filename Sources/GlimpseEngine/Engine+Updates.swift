@@ -50,8 +50,27 @@ extension Engine {
                     configuration: configuration.search),
                 referenceSource: previous.referenceSource, cacheProblem: previous.cacheProblem)
             generation.withLock { $0 = next }
-            if let matcher, matcher.needsCompaction { compactInBackground(matcher) }
+            let count = updateCount.withLock { count in
+                count &+= 1
+                return count
+            }
+            if let matcher {
+                if matcher.needsCompaction {
+                    compactInBackground(matcher)
+                } else if let quiet = configuration.compactionQuietPeriod, matcher.hasChanges {
+                    compactWhenQuiet(after: quiet, update: count)
+                }
+            }
             return next
+        }
+    }
+
+    /// Compacts the current matcher once `quiet` has passed with no update after update number `update`.
+    private func compactWhenQuiet(after quiet: Duration, update: UInt64) {
+        let nanoseconds = max(0, quiet.components.seconds) * 1_000_000_000 + max(0, quiet.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+            guard updateCount.withLock({ $0 == update }), let matcher = current.matcher, matcher.hasChanges else { return }
+            compactInBackground(matcher)
         }
     }
 
@@ -77,6 +96,10 @@ extension Engine {
                 }
             }
             compacting.withLock { $0 = false }
+            // An update came meanwhile and this compaction was dropped: try again once updates are quiet.
+            if let quiet = configuration.compactionQuietPeriod, let matcher = current.matcher, matcher.hasChanges {
+                compactWhenQuiet(after: quiet, update: updateCount.withLock { $0 })
+            }
         }
     }
 

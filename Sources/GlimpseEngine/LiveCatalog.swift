@@ -159,6 +159,9 @@ public actor LiveCatalog {
     ///   ``LiveCatalogError/engine(_:)`` when the stored edit could not be served (the daemon keeps
     ///   serving the catalog before it; a restart serves the store's state).
     public func apply(_ edit: CatalogEdit) async throws(LiveCatalogError) -> Outcome {
+        // New photos' files are written first (a content-addressed cache), so that between the commit
+        // and the engine's update no file is written.
+        try? photoFolder.write(edit.newPhotos)
         let applied: AppliedEdit
         do { applied = try await store.apply(edit) } catch { throw .store(error) }
         let committed = ContinuousClock.now

@@ -2,7 +2,7 @@
 // loaded at start, in one run.
 //
 //   glimpse-live-bench [--catalog Images] [--places 10000] [--edits 100] [--labelled ../shared/labelled/images]
-//                      [--passes 3] [--dir DIR] [--no-featureprint]
+//                      [--passes 3] [--dir DIR] [--no-featureprint] [--quiet-compaction SECONDS|off]
 //
 // 1. Fills a new store with the catalog folder's places and synthetic places up to --places (their
 //    features are SyntheticReferences: real descriptor statistics at random positions, so they crowd the
@@ -13,7 +13,9 @@
 //    catalog place); times each edit (photo decoding and extraction, the store's durable commit, the
 //    engine update) and its commit-to-visible time, and after each acknowledgement queries the new photo
 //    once: the place must be the first result (visible at the acknowledgement, not later).
-// 4. Opens a second engine on the same store, read-only: the edited catalog loaded at start (one
+// 4. Waits for the live matcher to fold the added references into one segment (the engine does that
+//    once edits have been quiet for --quiet-compaction seconds, default 1; `off` keeps two segments),
+//    then opens a second engine on the same store, read-only: the edited catalog loaded at start (one
 //    segment). Times the same queries on both, interleaved query by query (the order alternating), so
 //    that the machine's load drifts alike for both, and prints the ratio of their p50s.
 // The last line is JSON. Build with `-c release`.
@@ -47,6 +49,7 @@ let passes = Int(option("--passes", "3")) ?? 3
 let labelledFolder = option("--labelled", "../shared/labelled/images")
 let folder = option("--dir", NSTemporaryDirectory() + "glimpse-live-bench-\(getpid())")
 let printing = !CommandLine.arguments.contains("--no-featureprint")
+let quietCompaction = option("--quiet-compaction", "1")
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 let path = folder + "/catalog.sqlite"
 for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -54,6 +57,7 @@ for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeIte
 var configuration = EngineConfiguration(catalogDirectory: catalogFolder)
 configuration.featureCache = Catalog.defaultFeatureCachePath(forDirectory: catalogFolder)
 configuration.labelModel = .off
+configuration.compactionQuietPeriod = Double(quietCompaction).map { .milliseconds(Int($0 * 1000)) }
 if !printing { configuration.featurePrintModel = .off }
 let models = try EngineModels.load(configuration)
 let store = try SQLiteCatalogStore.open(path: path, create: true)
@@ -106,6 +110,7 @@ let queries = try catalog.places.map { try live.engine.decode(contentsOfFile: $0
 func timeQueries(_ labels: [String], on engines: [Engine]) async throws -> [LatencySummary] {
     var samples = [[Duration]](repeating: [], count: engines.count)
     var found = [Int](repeating: 0, count: engines.count)
+    var stages = [[String: [Duration]]](repeating: [:], count: engines.count)
     var turn = 0
     for _ in 0..<passes {
         for (picture, place) in zip(queries, catalog.places) {
@@ -115,6 +120,7 @@ func timeQueries(_ labels: [String], on engines: [Engine]) async throws -> [Late
                 let before = threadCPU()
                 let page = try await engines[which].search(SemanticContentDescriptor(pixelBuffer: picture), limit: 3)
                 samples[which].append(threadCPU() - before)
+                for (stage, time) in page.timings { stages[which][stage, default: []].append(time) }
                 if case .place(let top)? = page.items.first?.result, top.id == place.id { found[which] += 1 }
             }
         }
@@ -123,6 +129,10 @@ func timeQueries(_ labels: [String], on engines: [Engine]) async throws -> [Late
         let summary = LatencySummary(samples: samples[which].map(\.milliseconds))
         print("\(labels[which]): \(samples[which].count) queries, p50 \(summary.p50) ms, p99 \(summary.p99) ms CPU; "
             + "top result right \(found[which]) of \(samples[which].count)")
+        let perStage = stages[which].sorted { $0.key < $1.key }.map { stage, times in
+            "\(stage) \(String(format: "%.2f", LatencySummary(samples: times.map(\.milliseconds)).p50))"
+        }
+        print("  stage p50 (ms): " + perStage.joined(separator: ", "))
         return summary
     }
 }
@@ -157,6 +167,13 @@ let edits = LatencySummary(samples: editTimes.map(\.milliseconds)), visible = La
 print("edits: \(editCount), whole edit p50 \(edits.p50) ms p99 \(edits.p99) ms; "
     + "commit to visible p50 \(visible.p50) ms p99 \(visible.p99) ms; "
     + "found by the first query after the acknowledgement: \(visibleAtOnce) of \(editCount)")
+let lastEdit = ContinuousClock.now
+if configuration.compactionQuietPeriod != nil {
+    while live.engine.current.matcher?.hasChanges == true, ContinuousClock.now - lastEdit < .seconds(300) {
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    print("the live matcher was compacted \(ContinuousClock.now - lastEdit) after the last edit")
+}
 let segments = live.engine.current.matcher?.segmentCount ?? 0
 started = ContinuousClock.now
 let reader = try SQLiteCatalogStore.open(path: path, mode: .read)

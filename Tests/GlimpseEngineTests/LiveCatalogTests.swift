@@ -18,7 +18,7 @@ import Testing
         let storePath: String
         let live: LiveCatalog
 
-        static func make() async throws -> Fixture {
+        static func make(quiet: Duration? = nil) async throws -> Fixture {
             let directory = try TemporaryDirectory()
             let folder = directory.file("catalog")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -29,20 +29,22 @@ import Testing
             try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: folder + "/catalog.json"))
             try FileManager.default.createSymbolicLink(atPath: folder + "/photos", withDestinationPath: Repository.photos)
             let storePath = directory.file("catalog.sqlite")
-            let live = try await open(storePath: storePath, seedFrom: folder)
+            let live = try await open(storePath: storePath, seedFrom: folder, quiet: quiet)
             return Fixture(directory: directory, storePath: storePath, live: live)
         }
 
-        static func configuration(_ folder: String) -> EngineConfiguration {
+        /// Compaction only when the changes grow large, unless `quiet` is given.
+        static func configuration(_ folder: String, quiet: Duration? = nil) -> EngineConfiguration {
             var configuration = EngineConfiguration(catalogDirectory: folder)
             configuration.featurePrintModel = .off
             configuration.labelModel = .off
+            configuration.compactionQuietPeriod = quiet
             return configuration
         }
 
-        static func open(storePath: String, seedFrom folder: String? = nil) async throws -> LiveCatalog {
+        static func open(storePath: String, seedFrom folder: String? = nil, quiet: Duration? = nil) async throws -> LiveCatalog {
             let store = try SQLiteCatalogStore.open(path: storePath, create: true)
-            let configuration = configuration(folder ?? "/nonexistent")
+            let configuration = configuration(folder ?? "/nonexistent", quiet: quiet)
             let models = try EngineModels.load(configuration)
             if let folder {
                 _ = try await StoreSeeding.seed(store, from: folder, refresh: false, models: models, featureCache: nil)
@@ -108,6 +110,28 @@ import Testing
         #expect(await reopened.sequence == sequence)
         #expect(try await Self.topPlace(reopened, picture) == "harbour-view")
         #expect(reopened.engine.current.snapshot.id == outcome.snapshotID)
+    }
+
+    @Test func onceEditsAreQuietTheMatcherIsFoldedIntoOneSegmentAndAnswersAlike() async throws {
+        let fixture = try await Fixture.make(quiet: .milliseconds(50))
+        let live = fixture.live
+        let (_, picture) = try Self.photo(40)
+        for n in 0..<3 {
+            _ = try await live.apply(.putPlace(
+                place("quiet-\(n)"), photos: [try newPhoto(live, 40 + n, name: "photos/quiet-\(n).jpg")],
+                precondition: .none))
+        }
+        _ = try await live.apply(.deletePlace(id: "quiet-2", precondition: .mustExist))
+        // Compaction runs on another thread once no update came for 50 ms; wait for it, boundedly.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while live.engine.current.matcher?.hasChanges == true, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let matcher = try #require(live.engine.current.matcher)
+        #expect(!matcher.hasChanges && matcher.segmentCount == 1)
+        #expect(matcher.referenceCount == 6 + 2)
+        #expect(try await Self.topPlace(live, picture) == "quiet-0")
+        #expect(try await Self.topPlace(live, try Self.photo(42).picture) == nil)
     }
 
     @Test func aSecondViewFindsItsPlaceAndRemovingItOrThePlaceUndoesThat() async throws {

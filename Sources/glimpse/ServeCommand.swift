@@ -167,6 +167,8 @@ struct ServeCommand: AsyncParsableCommand {
             let start = ContinuousClock.now
             let loaded: Engine
             var editor: (any CatalogEditService)?
+            var following: Task<Void, Never>?
+            defer { following?.cancel() }
             var served = "catalog folder \(engine.catalog) (read-only)"
             if noStore {
                 do {
@@ -182,6 +184,9 @@ struct ServeCommand: AsyncParsableCommand {
                     live: live, storeKind: "sqlite",
                     limits: DecodingLimits(maxInputBytes: limits.maxBodyBytes, maxPixels: limits.maxDecodePixels))
                 served = "store \(path) (sequence \(await live.sequence))"
+                // A store other daemons write too is followed: their edits are served within a second.
+                let followLogger = logger
+                following = Task { await live.follow { event in Self.log(event, logger: followLogger) } }
             }
             let service = CatalogSearchService(engine: loaded)
             logger.info(
@@ -260,6 +265,22 @@ struct ServeCommand: AsyncParsableCommand {
             case .engine(let error): throw fail(error, status: error.isMissingFile ? 66 : 65)
             case .store(let error): throw fail(error, status: 74)
             }
+        }
+    }
+
+    /// Logs what following the store observed: each loss of the store once, and its return.
+    static func log(_ event: LiveCatalog.FollowEvent, logger: Logger) {
+        switch event {
+        case .caughtUp(let from, let to):
+            logger.debug("serving changes made by another daemon", metadata: ["from": "\(from)", "to": "\(to)"])
+        case .storeUnavailable(let reason):
+            logger.error(
+                "the catalog store cannot be reached; answering queries from the catalog held, refusing edits (503) until it is back",
+                metadata: ["reason": "\(reason)"])
+        case .storeRestored:
+            logger.notice("the catalog store is reachable again; edits are accepted, missed changes caught up")
+        case .catchUpFailed(let reason):
+            logger.warning("could not serve changes made by another daemon; retrying", metadata: ["reason": "\(reason)"])
         }
     }
 

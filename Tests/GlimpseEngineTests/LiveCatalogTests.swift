@@ -209,4 +209,75 @@ import Testing
         #expect(!again.applied.changed && again.snapshotID == applied.snapshotID && again.commitToVisible == nil)
         await live.close()
     }
+
+    /// A second live catalog on the same store (read-only here; another daemon on a shared database in
+    /// service) serves what the first one wrote once it catches up: place, photo, collection, label
+    /// and whole-catalog edits, to the same snapshot id and the same answers.
+    @Test func aSecondLiveCatalogCatchesUpWithEditsMadeByTheFirst() async throws {
+        let fixture = try await Fixture.make()
+        let writer = fixture.live
+        let configuration = Fixture.configuration("/nonexistent")
+        let reader = try await LiveCatalog.open(
+            store: try SQLiteCatalogStore.open(path: fixture.storePath, mode: .read),
+            photoFolder: PhotoFolder(path: fixture.directory.file("reader-photos")), configuration: configuration)
+        let writerStart = await writer.sequence
+        #expect(try await reader.catchUp() == writerStart)
+
+        let (_, picture) = try Self.photo(40)
+        _ = try await writer.apply(.putPlace(
+            place("harbour-view"), photos: [try newPhoto(writer, 40, name: "photos/harbour-view.jpg")], precondition: .none))
+        let first = try #require(writer.engine.catalog.places.first)
+        _ = try await writer.apply(.addPhoto(
+            placeID: first.id, photo: try newPhoto(writer, 41, name: "photos/second-view.jpg"), precondition: .none))
+        _ = try await writer.apply(.putCollection(
+            CollectionDefinition(id: "harbours", name: "Harbours", summary: "Ports."), members: ["harbour-view", first.id],
+            precondition: .none))
+        _ = try await writer.apply(.setLabels(writer.engine.catalog.labels + ["quay"], precondition: .none))
+        let before = await reader.sequence
+        let written = await writer.sequence
+        #expect(try await reader.catchUp() == written && written > before)
+        #expect(reader.engine.current.snapshot.id == writer.engine.current.snapshot.id)
+        #expect(reader.engine.catalog.definition == writer.engine.catalog.definition)
+        #expect(reader.engine.catalog.collection(id: "harbours")?.places == ["harbour-view", first.id].sorted {
+            (writer.engine.catalog.placeOffset(id: $0) ?? 0) < (writer.engine.catalog.placeOffset(id: $1) ?? 0)
+        })
+        let (readerPlace, writerPlace) = (await reader.place(id: first.id), await writer.place(id: first.id))
+        #expect(readerPlace?.revision == writerPlace?.revision && writerPlace?.photos.count == 2)
+        let (readerLabels, writerLabels) = (await reader.labels, await writer.labels)
+        #expect(readerLabels.revision == writerLabels.revision && readerLabels.labels == writerLabels.labels)
+        #expect(try await Self.topPlace(reader, picture) == "harbour-view")
+        #expect(try await Self.topPlace(reader, try Self.photo(41).picture) == first.id)
+
+        // A deletion, and nothing to do when nothing changed.
+        _ = try await writer.apply(.deletePlace(id: "harbour-view", precondition: .mustExist))
+        try await reader.catchUp()
+        let sequence = await reader.sequence
+        #expect(try await reader.catchUp() == sequence)
+        #expect(try await Self.topPlace(reader, picture) == nil)
+        #expect(reader.engine.current.snapshot.id == writer.engine.current.snapshot.id)
+
+        // A whole catalog replaced: served whole.
+        let definition = writer.engine.catalog.definition
+        var photos: [[NewPhoto]] = []
+        for entry in definition.places.prefix(3) {
+            let stored = try #require(await writer.place(id: entry.id)).photos
+            photos.append(try stored.map { photo in
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: writer.photoFolder.file(for: photo))))
+                return try writer.newPhoto(bytes: bytes, name: photo.name, credit: photo.credit, limits: DecodingLimits())
+            })
+        }
+        let smaller = CatalogDefinition(
+            labels: definition.labels, places: Array(definition.places.prefix(3)).map { place in
+                var place = place
+                place.collections = []
+                return place
+            }, collections: [])
+        _ = try await writer.apply(.replaceCatalog(smaller, photos: photos, replace: true))
+        try await reader.catchUp()
+        #expect(reader.engine.catalog.places.map(\.id) == smaller.places.map(\.id))
+        #expect(reader.engine.current.snapshot.id == writer.engine.current.snapshot.id)
+        #expect(reader.engine.current.matcher?.referenceCount == writer.engine.current.matcher?.referenceCount)
+        await reader.close()
+        await writer.close()
+    }
 }

@@ -22,6 +22,7 @@
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
 //   GlimpseStore               the live catalog's store: the CatalogStore protocol, edits, revisions, import/export
 //   GlimpseStoreSQLite         that store on SQLite (GRDB): schema migrations, WAL, the writer's lock, photo folder
+//   GlimpseStorePostgres       that store on PostgreSQL (postgres-nio): many writers, NOTIFY on change, photos in the database
 //   GlimpseEngine              the one pipeline: catalog, matcher, models and decoding, loaded by one rule
 //   CGlimpseSocket             peer credentials (SO_PEERCRED), socket activation and sd_notify for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
@@ -60,6 +61,7 @@ let package = Package(
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
         .library(name: "GlimpseStore", targets: ["GlimpseStore"]),
         .library(name: "GlimpseStoreSQLite", targets: ["GlimpseStoreSQLite"]),
+        .library(name: "GlimpseStorePostgres", targets: ["GlimpseStorePostgres"]),
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
@@ -82,6 +84,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The catalog store on SQLite (GlimpseStoreSQLite), on the system's libsqlite3 (libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The catalog store on PostgreSQL (GlimpseStorePostgres): the Swift server ecosystem's PostgreSQL client.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: C
@@ -180,6 +184,15 @@ let package = Package(
             dependencies: [
                 "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseVision",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseStorePostgres",
+            dependencies: [
+                "GlimpseCatalog", "GlimpseStore", "GlimpseVision",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -13,9 +13,11 @@ enum PostgresFixtures {
         let url: String?
         let environment: [String: String]
 
-        /// Opens a store object on this database (several may share it, like several daemons).
+        /// Opens a store object on this database (several may share it, like several daemons), with a
+        /// generous connect timeout for a machine busy with the other tests unless `extra` sets one.
         func open(_ extra: [String: String] = [:]) async throws -> PostgresCatalogStore {
-            try await PostgresCatalogStore.open(url: url, environment: environment.merging(extra) { $1 }, logger: logger)
+            let settings = environment.merging(["PGCONNECT_TIMEOUT": "30"]) { $1 }.merging(extra) { $1 }
+            return try await PostgresCatalogStore.open(url: url, environment: settings, logger: logger)
         }
     }
 

@@ -167,8 +167,9 @@ import Testing
             print("glimpse-store-postgres: with the server stopped: \(error)")
         }
         let waited = ContinuousClock.now - started
-        // The connect timeout (2 s) bounds it; the margin is for a loaded machine.
-        #expect(waited < .seconds(5), "an edit took \(waited) to fail")
+        // The connect timeout (2 s) bounds it; the margin is for a machine busy with other tests' work,
+        // which delays the timer and the caller's resumption alike.
+        #expect(waited < .seconds(8), "an edit took \(waited) to fail")
         print("glimpse-store-postgres: edit with the server stopped failed after \(waited)")
 
         try cluster.start()

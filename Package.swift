@@ -356,9 +356,11 @@ let package = Package(
                                    "GlimpseFeaturePrint", "GlimpseWire"],
                     exclude: ["Photos"],
                     swiftSettings: swiftSettings),
+        // The store tests run on SQLite and on PostgreSQL (a real server: see TestPostgres in GlimpseTestSupport).
         .testTarget(name: "GlimpseStoreTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseCatalog", "GlimpseVision",
-                                   "GlimpseFiles", .product(name: "GRDB", package: "GRDB.swift")],
+                    dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseStorePostgres", "GlimpseCatalog",
+                                   "GlimpseVision", "GlimpseFiles", .product(name: "GRDB", package: "GRDB.swift"),
+                                   .product(name: "PostgresNIO", package: "postgres-nio")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",

@@ -35,8 +35,8 @@ public struct CatalogDelta: Sendable, Equatable {
 
 /// A sign from a store that several processes write.
 public enum StoreSignal: Sendable, Equatable {
-    /// Another writer (or this one) committed a change, at this sequence number when known: catch up
-    /// with ``CatalogStore/delta(after:featuresKey:)``.
+    /// Another writer (or this one) committed a change, at this sequence number when known (`nil`:
+    /// perhaps some, as when a listener starts): catch up with ``CatalogStore/delta(after:featuresKey:)``.
     case changed(sequence: Int64?)
     /// The connection that hears about changes dropped; changes may go unheard until ``connectionRestored``.
     case connectionLost(reason: String)

@@ -15,16 +15,20 @@ struct ChangeListener: Sendable {
     let logger: Logger
     let continuation: AsyncStream<StoreSignal>.Continuation
 
-    /// Listens until the task is cancelled, then finishes the stream.
+    /// Listens until the task is cancelled, then finishes the stream. Once first listening it yields
+    /// `.changed(sequence: nil)`: edits committed before then were not heard, so the consumer catches
+    /// up from the sequence it last read.
     func run() async {
         defer { continuation.finish() }
         var lost = false
+        var first = true
         var wait = Self.firstWait
         while !Task.isCancelled {
             let reason: String
             do {
                 try await listenOnce {
-                    if lost { continuation.yield(.connectionRestored) }
+                    if lost { continuation.yield(.connectionRestored) } else if first { continuation.yield(.changed(sequence: nil)) }
+                    first = false
                     lost = false
                     wait = Self.firstWait
                 }

@@ -94,7 +94,7 @@ struct ConnectionSettings: Sendable, Equatable {
         guard let tls = TLSMode(rawValue: modeText) else {
             throw .invalid(reason: "sslmode '\(modeText)' is not one of disable, allow, prefer, require, verify-ca, verify-full")
         }
-        var timeout = Duration.seconds(5)
+        var timeout = Duration.seconds(10)
         if let text = values["connect_timeout"] {
             guard let seconds = Int(text), seconds >= 0 else {
                 throw .invalid(reason: "connect_timeout '\(text)' is not a whole number of seconds")

@@ -45,7 +45,7 @@ public final class PostgresCatalogStore: CatalogStore {
     ///
     /// - Throws: ``StoreError/invalid(reason:)`` for a malformed URL or setting,
     ///   ``StoreError/unavailable(reason:)`` when the server cannot be reached within the connect
-    ///   timeout (`connect_timeout`, default 5 s), ``StoreError/schemaTooNew(path:found:supported:)``
+    ///   timeout (`connect_timeout`, default 10 s), ``StoreError/schemaTooNew(path:found:supported:)``
     ///   when a newer Glimpse made the tables.
     public static func open(
         url: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -77,40 +77,6 @@ public final class PostgresCatalogStore: CatalogStore {
     }
 
     // MARK: - Connections
-
-    /// Runs `body` on a leased connection, mapping errors; a connection not leased within the connect
-    /// timeout (the server is down or unreachable) is ``StoreError/unavailable(reason:)``.
-    static func lease<T: Sendable>(
-        _ client: PostgresClient, settings: ConnectionSettings, logger: Logger,
-        _ body: @escaping @Sendable (PostgresSession) async throws -> T
-    ) async throws(StoreError) -> T {
-        let gate = LeaseGate()
-        do {
-            return try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        guard gate.enter() else { throw CancellationError() }
-                        return .value(try await body(PostgresSession(connection: connection, logger: logger)))
-                    }
-                }
-                group.addTask {
-                    try? await Task.sleep(for: settings.connectTimeout)
-                    if gate.abandon() { throw StoreError.unavailable(reason: "no connection to \(settings.target) "
-                        + "within \(settings.connectTimeout.components.seconds) s") }
-                    return .leased
-                }
-                while let outcome = try await group.next() {
-                    if case .value(let value) = outcome {
-                        group.cancelAll()
-                        return value
-                    }
-                }
-                throw CancellationError()
-            }
-        } catch {
-            throw PostgresErrors.storeError(error, target: settings.target)
-        }
-    }
 
     /// Runs `body` on a leased connection of this store's pool.
     func lease<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws(StoreError) -> T {
@@ -176,7 +142,8 @@ public final class PostgresCatalogStore: CatalogStore {
     }
 
     /// A new stream of signs that the store changed, heard on a connection of its own that listens on
-    /// `glimpse_catalog`: `.changed(sequence:)` for every committed edit (this store's too),
+    /// `glimpse_catalog`: `.changed(sequence: nil)` once listening (catch up from the sequence last
+    /// read, since edits before then went unheard), `.changed(sequence:)` for every committed edit (this store's too),
     /// `.connectionLost` once when that connection drops (or cannot be made), `.connectionRestored`
     /// when listening again after reconnecting (0.1 s doubling to 5 s between attempts). The stream
     /// ends when the store is closed or the consumer stops iterating.
@@ -220,36 +187,6 @@ public final class PostgresCatalogStore: CatalogStore {
         state.withLock { state in
             for listener in state.listeners.values { listener.cancel() }
             state.runTask?.cancel()
-        }
-    }
-}
-
-/// What the racing children of a lease return.
-private enum LeaseOutcome<T: Sendable>: Sendable {
-    case value(T)
-    case leased
-}
-
-/// Decides between a lease that arrives and a deadline that passes, exactly once.
-private final class LeaseGate: Sendable {
-    private enum State { case waiting, entered, abandoned }
-    private let state = Mutex(State.waiting)
-
-    /// The lease arrived: `false` when the deadline already gave up on it.
-    func enter() -> Bool {
-        state.withLock { state in
-            guard state == .waiting else { return false }
-            state = .entered
-            return true
-        }
-    }
-
-    /// The deadline passed: `true` when no lease arrived before it (the call gives up).
-    func abandon() -> Bool {
-        state.withLock { state in
-            guard state == .waiting else { return false }
-            state = .abandoned
-            return true
         }
     }
 }

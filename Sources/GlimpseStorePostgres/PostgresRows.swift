@@ -85,7 +85,7 @@ struct PostgresRows {
             SELECT p.place_id, p.sha256, p.name, p.credit, c.byte_count,
                 CASE WHEN \(any) OR c.features_key = \(key) THEN c.features END, c.features_key
             FROM photos p JOIN photo_contents c ON c.sha256 = p.sha256
-            WHERE \(placeID) IS NULL OR p.place_id = \(placeID) ORDER BY p.place_id, p.position
+            WHERE \(placeID)::TEXT IS NULL OR p.place_id = \(placeID) ORDER BY p.place_id, p.position
             """)
         var out: [String: [StoredPhoto]] = [:]
         for row in rows {

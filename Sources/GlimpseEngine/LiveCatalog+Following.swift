@@ -44,6 +44,8 @@ extension LiveCatalog {
     /// - Parameter onEvent: told of each catch-up and of every change of the store's reachability.
     public nonisolated func follow(poll: Duration = .seconds(5), onEvent: @escaping @Sendable (FollowEvent) -> Void) async {
         guard let signals = store.changeSignals() else { return }
+        await setFollowing(true)
+        defer { Task { await self.setFollowing(false) } }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await signal in signals {
@@ -88,6 +90,8 @@ extension LiveCatalog {
             }
         }
     }
+
+    private func setFollowing(_ on: Bool) { isFollowing = on }
 
     /// Records that the store cannot be reached, reporting it once until it is reached again.
     private func noteUnavailable(_ reason: String, _ onEvent: @Sendable (FollowEvent) -> Void) {

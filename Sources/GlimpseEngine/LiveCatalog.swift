@@ -27,6 +27,8 @@ public actor LiveCatalog {
     /// Why the store cannot be reached, while it cannot (edits then fail; queries are answered from the
     /// state served); `nil` when it can.
     public internal(set) var storeProblem: String?
+    /// Whether ``follow(poll:onEvent:)`` is running (it notices when the store is reachable again).
+    var isFollowing = false
     var definition: CatalogDefinition
     var places: [String: StoredPlace]
     var collections: [String: StoredCollection]
@@ -156,6 +158,9 @@ public actor LiveCatalog {
         // New photos' files are written first (a content-addressed cache), so that between the commit
         // and the engine's update no file is written.
         try? photoFolder.write(edit.newPhotos)
+        // While the store is known to be unreachable, edits are refused at once rather than after a
+        // connection timeout; following the store clears this as soon as it is reachable again.
+        if let storeProblem, isFollowing { throw .store(.unavailable(reason: storeProblem)) }
         let applied: AppliedEdit
         do {
             applied = try await store.apply(edit)

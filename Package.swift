@@ -22,6 +22,7 @@
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
 //   GlimpseStore               the live catalog's store: the CatalogStore protocol, edits, revisions, import/export
 //   GlimpseStoreSQLite         that store on SQLite (GRDB): schema migrations, WAL, the writer's lock, photo folder
+//   GlimpseStorePostgres       that store on PostgreSQL (postgres-nio): many writers, NOTIFY on change, photos in the database
 //   GlimpseEngine              the one pipeline: catalog, matcher, models and decoding, loaded by one rule
 //   CGlimpseSocket             peer credentials (SO_PEERCRED), socket activation and sd_notify for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
@@ -63,6 +64,7 @@ let package = Package(
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
         .library(name: "GlimpseStore", targets: ["GlimpseStore"]),
         .library(name: "GlimpseStoreSQLite", targets: ["GlimpseStoreSQLite"]),
+        .library(name: "GlimpseStorePostgres", targets: ["GlimpseStorePostgres"]),
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
@@ -85,6 +87,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The catalog store on SQLite (GlimpseStoreSQLite), on the system's libsqlite3 (libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The catalog store on PostgreSQL (GlimpseStorePostgres): the Swift server ecosystem's PostgreSQL client.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: C
@@ -188,6 +192,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "GlimpseStorePostgres",
+            dependencies: [
+                "GlimpseCatalog", "GlimpseStore", "GlimpseVision",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "GlimpseEngine",
             dependencies: [
                 "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
@@ -287,7 +300,7 @@ let package = Package(
             dependencies: [
                 "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
-                "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
+                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -345,13 +358,15 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
+                    dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
                                    "GlimpseFeaturePrint", "GlimpseWire"],
                     exclude: ["Photos"],
                     swiftSettings: swiftSettings),
+        // The store tests run on SQLite and on PostgreSQL (a real server: see TestPostgres in GlimpseTestSupport).
         .testTarget(name: "GlimpseStoreTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseCatalog", "GlimpseVision",
-                                   "GlimpseFiles", .product(name: "GRDB", package: "GRDB.swift")],
+                    dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseStorePostgres", "GlimpseCatalog",
+                                   "GlimpseVision", "GlimpseFiles", .product(name: "GRDB", package: "GRDB.swift"),
+                                   .product(name: "PostgresNIO", package: "postgres-nio")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",

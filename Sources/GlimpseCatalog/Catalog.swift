@@ -102,52 +102,155 @@ public struct Catalog: Sendable {
 
         var placeIndex: [String: Int] = [:]
         placeIndex.reserveCapacity(definition.places.count)
-        var members = [[String]](repeating: [], count: definition.collections.count)
         var places: [PlaceEntity] = []
         places.reserveCapacity(definition.places.count)
-        let noCredit = PhotoCredit(author: "", license: "", source: "")
         for (offset, entry) in definition.places.enumerated() {
-            guard !entry.id.isEmpty else { throw .missingField(kind: "place", id: "#\(offset)", field: "id") }
-            guard !entry.name.isEmpty else { throw .missingField(kind: "place", id: entry.id, field: "name") }
-            guard !entry.photos.isEmpty, entry.photos.allSatisfy({ !$0.image.isEmpty }) else {
-                throw .missingField(kind: "place", id: entry.id, field: "image")
-            }
+            let place = try Self.validatedPlace(
+                entry, offset: offset, vocabulary: vocabulary, collectionIndex: collectionIndex,
+                checkPhotos: checkPhotos, photoPath: photoPath)
             guard placeIndex.updateValue(offset, forKey: entry.id) == nil else {
                 throw .duplicateID(kind: "place", id: entry.id)
             }
-            for label in entry.labels where !vocabulary.contains(label) {
-                throw .unknownLabel(placeID: entry.id, label: label)
-            }
-            for collectionID in entry.collections {
-                guard let index = collectionIndex[collectionID] else {
-                    throw .danglingCollection(placeID: entry.id, collectionID: collectionID)
-                }
-                members[index].append(entry.id)
-            }
-            var photos: [PlacePhoto] = []
-            photos.reserveCapacity(entry.photos.count)
-            for (index, photo) in entry.photos.enumerated() {
-                let path = photoPath(entry, index)
-                if checkPhotos, !FileManager.default.fileExists(atPath: path) {
-                    throw .missingPhoto(placeID: entry.id, path: path)
-                }
-                photos.append(PlacePhoto(path: path, credit: photo.credit ?? noCredit))
-            }
-            places.append(PlaceEntity(
-                id: entry.id, name: entry.name, kind: entry.kind,
-                region: entry.region.flatMap { $0.isEmpty ? nil : $0 },
-                continent: entry.continent.flatMap { $0.isEmpty ? nil : $0 },
-                labels: entry.labels, collections: entry.collections, photos: photos
-            ))
+            places.append(place)
         }
         self.places = places
         self.placeIndex = placeIndex
         self.collectionIndex = collectionIndex
-        self.collections = definition.collections.enumerated().map { offset, entry in
+        self.collections = Self.collectionEntities(definition.collections, places: places, placeIndex: placeIndex)
+    }
+
+    /// A catalog made of parts already validated together.
+    private init(
+        directory: String, contents: [UInt8], definition: CatalogDefinition, places: [PlaceEntity],
+        collections: [CollectionEntity], placeIndex: [String: Int], collectionIndex: [String: Int]
+    ) {
+        self.directory = directory
+        self.contents = contents
+        self.definition = definition
+        self.labels = definition.labels
+        self.places = places
+        self.collections = collections
+        self.placeIndex = placeIndex
+        self.collectionIndex = collectionIndex
+    }
+
+    /// Checks one place entry against the vocabulary and the collections, and resolves its photos.
+    private static func validatedPlace(
+        _ entry: PlaceDefinition, offset: Int, vocabulary: Set<String>, collectionIndex: [String: Int],
+        checkPhotos: Bool, photoPath: (PlaceDefinition, Int) -> String
+    ) throws(CatalogError) -> PlaceEntity {
+        guard !entry.id.isEmpty else { throw .missingField(kind: "place", id: "#\(offset)", field: "id") }
+        guard !entry.name.isEmpty else { throw .missingField(kind: "place", id: entry.id, field: "name") }
+        guard !entry.photos.isEmpty, entry.photos.allSatisfy({ !$0.image.isEmpty }) else {
+            throw .missingField(kind: "place", id: entry.id, field: "image")
+        }
+        for label in entry.labels where !vocabulary.contains(label) {
+            throw .unknownLabel(placeID: entry.id, label: label)
+        }
+        for collectionID in entry.collections where collectionIndex[collectionID] == nil {
+            throw .danglingCollection(placeID: entry.id, collectionID: collectionID)
+        }
+        var photos: [PlacePhoto] = []
+        photos.reserveCapacity(entry.photos.count)
+        for (index, photo) in entry.photos.enumerated() {
+            let path = photoPath(entry, index)
+            if checkPhotos, !FileManager.default.fileExists(atPath: path) {
+                throw .missingPhoto(placeID: entry.id, path: path)
+            }
+            photos.append(PlacePhoto(path: path, credit: photo.credit ?? Self.noCredit))
+        }
+        return PlaceEntity(
+            id: entry.id, name: entry.name, kind: entry.kind,
+            region: entry.region.flatMap { $0.isEmpty ? nil : $0 },
+            continent: entry.continent.flatMap { $0.isEmpty ? nil : $0 },
+            labels: entry.labels, collections: entry.collections, photos: photos)
+    }
+
+    private static let noCredit = PhotoCredit(author: "", license: "", source: "")
+
+    /// The collections with their members (the places that list them, in place order) and cover photos.
+    private static func collectionEntities(
+        _ entries: [CollectionDefinition], places: [PlaceEntity], placeIndex: [String: Int]
+    ) -> [CollectionEntity] {
+        guard !entries.isEmpty else { return [] }
+        var offsets: [String: Int] = [:]
+        for (offset, entry) in entries.enumerated() { offsets[entry.id] = offset }
+        var members = [[String]](repeating: [], count: entries.count)
+        for place in places {
+            for collectionID in place.collections {
+                if let offset = offsets[collectionID] { members[offset].append(place.id) }
+            }
+        }
+        return entries.enumerated().map { offset, entry in
             CollectionEntity(
                 id: entry.id, name: entry.name, summary: entry.summary, places: members[offset],
                 coverPhotoPath: members[offset].first.flatMap { placeIndex[$0] }.map { places[$0].photoPath })
         }
+    }
+
+    /// This catalog with `changes` applied, as ``CatalogDefinition/applying(_:)`` orders them, validated
+    /// like a whole catalog. When only places change (the common edit), only those places are checked
+    /// and resolved again, so the cost does not grow with the catalog; a change of the vocabulary or of
+    /// a collection checks everything.
+    ///
+    /// - Parameters:
+    ///   - identity: the new catalog's snapshot bytes (see ``init(definition:directory:identity:checkPhotos:photoPath:)``).
+    ///   - photoPath: the absolute path of a changed place's photo; only called for changed places
+    ///     unless everything is checked.
+    /// - Throws: ``CatalogError`` naming the first entry at fault; this catalog is unchanged.
+    public func applying(
+        _ changes: CatalogDefinitionChanges, identity: [UInt8], checkPhotos: Bool = false,
+        photoPath: (PlaceDefinition, Int) -> String
+    ) throws(CatalogError) -> Catalog {
+        guard changes.labels == nil, changes.collections.isEmpty else {
+            return try Catalog(
+                definition: definition.applying(changes), directory: directory, identity: identity,
+                checkPhotos: checkPhotos, photoPath: photoPath)
+        }
+        let vocabulary = Set(labels)
+        var entries = definition.places
+        var places = self.places
+        var placeIndex = self.placeIndex
+        var removed = false
+        var collectionsTouched = false
+        // The same order as CatalogDefinition.applying: changed entries in place, new ones by id.
+        for id in changes.places.keys.sorted() {
+            guard let change = changes.places[id] else { continue }
+            let offset = placeIndex[id]
+            if let old = offset.map({ places[$0] }), !old.collections.isEmpty { collectionsTouched = true }
+            guard let entry = change else {
+                if offset != nil { removed = true }
+                continue
+            }
+            guard entry.id == id else { throw .duplicateID(kind: "place", id: entry.id) }
+            let place = try Self.validatedPlace(
+                entry, offset: offset ?? places.count, vocabulary: vocabulary, collectionIndex: collectionIndex,
+                checkPhotos: checkPhotos, photoPath: photoPath)
+            if !place.collections.isEmpty { collectionsTouched = true }
+            if let offset {
+                entries[offset] = entry
+                places[offset] = place
+            } else {
+                placeIndex[id] = places.count
+                entries.append(entry)
+                places.append(place)
+            }
+        }
+        if removed {
+            let gone = Set(changes.places.compactMap { id, change in change == nil ? id : nil })
+            entries.removeAll { gone.contains($0.id) }
+            places.removeAll { gone.contains($0.id) }
+            placeIndex = [:]
+            placeIndex.reserveCapacity(places.count)
+            for (offset, place) in places.enumerated() { placeIndex[place.id] = offset }
+        }
+        let definition = CatalogDefinition(labels: labels, places: entries, collections: definition.collections)
+        return Catalog(
+            directory: directory, contents: identity, definition: definition, places: places,
+            collections: collectionsTouched || removed
+                ? Self.collectionEntities(definition.collections, places: places, placeIndex: placeIndex)
+                : collections,
+            placeIndex: placeIndex, collectionIndex: collectionIndex)
     }
 
     /// The place with this id, or `nil`.

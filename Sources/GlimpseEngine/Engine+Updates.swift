@@ -12,19 +12,24 @@ extension Engine {
     /// Queries already running finish on the generation they started with; the next query sees the
     /// new one. Updates are applied one at a time, in the order they are made.
     ///
-    /// - Parameter features: features of added photos, by reference key, already extracted with this
-    ///   engine's settings (a catalog store keeps them); a photo missing here is extracted from its file.
+    /// - Parameters:
+    ///   - features: features of added photos, by reference key, already extracted with this engine's
+    ///     settings (a catalog store keeps them); a photo missing here is extracted from its file.
+    ///   - changedPlaces: the ids of the only places whose photos may differ between the current catalog
+    ///     and `catalog` (an edit's places), so that only they are compared; `nil` compares every place.
     /// - Returns: the new generation.
     /// - Throws: ``EngineError/catalog(_:)`` when an added photo that has no features cannot be decoded;
     ///   the current generation is then left as it was.
     @discardableResult
-    public func update(to catalog: Catalog, features: [String: ImageFeatures] = [:]) throws(EngineError) -> Generation {
+    public func update(
+        to catalog: Catalog, features: [String: ImageFeatures] = [:], changedPlaces: Set<String>? = nil
+    ) throws(EngineError) -> Generation {
         try updates.withLock { _ throws(EngineError) -> Generation in
             let previous = current
             var matcher = previous.matcher
             if let current = previous.matcher {
-                let before = Self.referencePhotos(of: previous.catalog, placeIDs: configuration.placeIDs)
-                let after = Self.referencePhotos(of: catalog, placeIDs: configuration.placeIDs)
+                let before = Self.referencePhotos(of: previous.catalog, placeIDs: configuration.placeIDs, among: changedPlaces)
+                let after = Self.referencePhotos(of: catalog, placeIDs: configuration.placeIDs, among: changedPlaces)
                 let removed = Set(before.keys).subtracting(after.keys)
                 let fresh = after.filter { before[$0.key] == nil }.sorted { $0.value.order < $1.value.order }
                 let extracted = try Self.extract(
@@ -45,8 +50,27 @@ extension Engine {
                     configuration: configuration.search),
                 referenceSource: previous.referenceSource, cacheProblem: previous.cacheProblem)
             generation.withLock { $0 = next }
-            if let matcher, matcher.needsCompaction { compactInBackground(matcher) }
+            let count = updateCount.withLock { count in
+                count &+= 1
+                return count
+            }
+            if let matcher {
+                if matcher.needsCompaction {
+                    compactInBackground(matcher)
+                } else if let quiet = configuration.compactionQuietPeriod, matcher.hasChanges {
+                    compactWhenQuiet(after: quiet, update: count)
+                }
+            }
             return next
+        }
+    }
+
+    /// Compacts the current matcher once `quiet` has passed with no update after update number `update`.
+    private func compactWhenQuiet(after quiet: Duration, update: UInt64) {
+        let nanoseconds = max(0, quiet.components.seconds) * 1_000_000_000 + max(0, quiet.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+            guard updateCount.withLock({ $0 == update }), let matcher = current.matcher, matcher.hasChanges else { return }
+            compactInBackground(matcher)
         }
     }
 
@@ -72,22 +96,33 @@ extension Engine {
                 }
             }
             compacting.withLock { $0 = false }
+            // An update came meanwhile and this compaction was dropped: try again once updates are quiet.
+            if let quiet = configuration.compactionQuietPeriod, let matcher = current.matcher, matcher.hasChanges {
+                compactWhenQuiet(after: quiet, update: updateCount.withLock { $0 })
+            }
         }
     }
 
-    /// Every reference photo of `catalog` (of the places in `placeIDs`, when given) by reference key,
-    /// with its place, path and position.
+    /// Every reference photo of `catalog` (of the places in `placeIDs`, when given; of those in `among`
+    /// only, when given) by reference key, with its place, path and position in the catalog's order.
     static func referencePhotos(
-        of catalog: Catalog, placeIDs: Set<String>?
+        of catalog: Catalog, placeIDs: Set<String>?, among: Set<String>? = nil
     ) -> [String: (placeID: String, path: String, order: Int)] {
         var out: [String: (placeID: String, path: String, order: Int)] = [:]
-        out.reserveCapacity(catalog.places.count)
-        var order = 0
-        for place in catalog.places where placeIDs?.contains(place.id) ?? true {
-            for photo in place.photos {
-                out[Catalog.referenceKey(placeID: place.id, photoPath: photo.path)] = (place.id, photo.path, order)
-                order += 1
+        func add(_ place: PlaceEntity, offset: Int) {
+            guard placeIDs?.contains(place.id) ?? true else { return }
+            for (index, photo) in place.photos.enumerated() {
+                // Places rarely have more than a few views: offset-major order is the catalog's order.
+                out[Catalog.referenceKey(placeID: place.id, photoPath: photo.path)] = (place.id, photo.path, offset << 16 | index)
             }
+        }
+        if let among {
+            for id in among {
+                if let offset = catalog.placeOffset(id: id) { add(catalog.places[offset], offset: offset) }
+            }
+        } else {
+            out.reserveCapacity(catalog.places.count)
+            for (offset, place) in catalog.places.enumerated() { add(place, offset: offset) }
         }
         return out
     }

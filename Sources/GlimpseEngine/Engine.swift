@@ -60,6 +60,8 @@ public final class Engine: Sendable {
     let updates = Mutex(())
     /// Whether a background compaction of the matcher is running.
     let compacting = Mutex(false)
+    /// Counts updates, so that a compaction waiting for a quiet period knows whether one came meanwhile.
+    let updateCount = Mutex<UInt64>(0)
 
     /// Loads everything `configuration` names.
     ///

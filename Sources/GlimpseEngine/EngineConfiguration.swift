@@ -47,6 +47,11 @@ public struct EngineConfiguration: Sendable {
     public var cursorKey: CursorKey = .random()
     /// Page sizes and label-fit limits of the visual search.
     public var search = VisualSearchQuery.Configuration()
+    /// How long after the last catalog update the matcher's added and removed references are folded
+    /// into one segment, in the background, so that queries cost what they cost on a catalog loaded at
+    /// start (a second segment costs a second index lookup per query descriptor). `nil` folds only when
+    /// the changes grow large (``VisualMatcher/needsCompaction``).
+    public var compactionQuietPeriod: Duration? = .seconds(1)
 
     /// A configuration for the catalog in `catalogDirectory`, with both models found by the default
     /// rule and no feature cache.

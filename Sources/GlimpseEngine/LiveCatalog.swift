@@ -23,11 +23,16 @@ public actor LiveCatalog {
     /// The key the engine's reference features are stored under.
     public nonisolated let featuresKey: String
     /// The store's last change the engine serves.
-    public private(set) var sequence: Int64
-    private var definition: CatalogDefinition
-    private var places: [String: StoredPlace]
-    private var collections: [String: StoredCollection]
-    private var labelsRevision: Int64
+    public internal(set) var sequence: Int64
+    /// Why the store cannot be reached, while it cannot (edits then fail; queries are answered from the
+    /// state served); `nil` when it can.
+    public internal(set) var storeProblem: String?
+    /// Whether ``follow(poll:onEvent:)`` is running (it notices when the store is reachable again).
+    var isFollowing = false
+    var definition: CatalogDefinition
+    var places: [String: StoredPlace]
+    var collections: [String: StoredCollection]
+    var labelsRevision: Int64
 
     /// What one edit did, once it is durable and visible.
     public struct Outcome: Sendable {
@@ -67,25 +72,16 @@ public actor LiveCatalog {
         } catch {
             throw .store(.invalidCatalog(error))
         }
-        var features: [String: ImageFeatures] = [:]
-        var missing: [(key: String, placeID: String, path: String)] = []
+        let (known, missing) = knownFeatures(of: stored.places, in: photoFolder)
+        var features = known
         var shaOf: [String: String] = [:]
-        for place in stored.places {
-            for photo in place.photos {
-                let path = photoFolder.file(for: photo)
-                let reference = Catalog.referenceKey(placeID: place.definition.id, photoPath: path)
-                if let known = photo.features {
-                    features[reference] = known
-                } else {
-                    missing.append((reference, place.definition.id, path))
-                    shaOf[reference] = photo.sha256
-                }
-            }
-        }
+        for entry in missing { shaOf[entry.key] = entry.sha256 }
         if configuration.matchesPictures, !missing.isEmpty {
             let extracted: [String: ImageFeatures]
             do {
-                extracted = try Engine.extract(missing, configuration: configuration.vision, printer: models.featurePrinter)
+                extracted = try Engine.extract(
+                    missing.map { ($0.key, $0.placeID, $0.path) }, configuration: configuration.vision,
+                    printer: models.featurePrinter)
             } catch {
                 throw .engine(error)
             }
@@ -159,17 +155,82 @@ public actor LiveCatalog {
     ///   ``LiveCatalogError/engine(_:)`` when the stored edit could not be served (the daemon keeps
     ///   serving the catalog before it; a restart serves the store's state).
     public func apply(_ edit: CatalogEdit) async throws(LiveCatalogError) -> Outcome {
+        // New photos' files are written first (a content-addressed cache), so that between the commit
+        // and the engine's update no file is written.
+        try? photoFolder.write(edit.newPhotos)
+        // While the store is known to be unreachable, edits are refused at once rather than after a
+        // connection timeout; following the store clears this as soon as it is reachable again.
+        if let storeProblem, isFollowing { throw .store(.unavailable(reason: storeProblem)) }
         let applied: AppliedEdit
-        do { applied = try await store.apply(edit) } catch { throw .store(error) }
+        do {
+            applied = try await store.apply(edit)
+            storeProblem = nil
+        } catch {
+            if case .unavailable(let reason) = error { storeProblem = reason }
+            throw .store(error)
+        }
         let committed = ContinuousClock.now
         guard applied.changed else {
             return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: nil)
         }
+        guard applied.sequence == sequence + 1 else {
+            // Another process wrote the store since this one last caught up: serve everything up to
+            // and including this edit.
+            try await catchUp()
+            return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+        }
+        let generation = try await absorb(
+            places: applied.places, collections: applied.collections, labels: applied.labels,
+            labelsRevision: applied.labels == nil ? nil : applied.sequence, sequence: applied.sequence)
+        return Outcome(applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+    }
+
+    /// Serves `stored`, a whole catalog read from the store (after a catalog was replaced elsewhere).
+    func serveWhole(_ stored: StoredCatalog) async throws(LiveCatalogError) {
+        do { try await photoFolder.materialize(stored.places, from: store) } catch { throw .store(error) }
+        let catalog: Catalog
+        do throws(CatalogError) {
+            catalog = try stored.catalog(photoFolder: photoFolder.path)
+        } catch {
+            throw .store(.invalidCatalog(error))
+        }
+        // Photos stored without features for this engine's key are extracted by the update.
+        let features = Self.knownFeatures(of: stored.places, in: photoFolder).known
+        do { try engine.update(to: catalog, features: features) } catch { throw .engine(error) }
+        definition = stored.definition
+        sequence = stored.sequence
+        places = Dictionary(stored.places.map { ($0.definition.id, $0.withoutFeatures) }, uniquingKeysWith: { $1 })
+        collections = Dictionary(stored.collections.map { ($0.definition.id, $0) }, uniquingKeysWith: { $1 })
+        labelsRevision = stored.labelsRevision
+    }
+
+    /// The features `places` carry, by reference key, and the photos that carry none.
+    static func knownFeatures(of places: [StoredPlace], in folder: PhotoFolder) -> (
+        known: [String: ImageFeatures], missing: [(key: String, placeID: String, path: String, sha256: String)]
+    ) {
+        var known: [String: ImageFeatures] = [:]
+        var missing: [(key: String, placeID: String, path: String, sha256: String)] = []
+        for place in places {
+            for photo in place.photos {
+                let path = folder.file(for: photo)
+                let key = Catalog.referenceKey(placeID: place.definition.id, photoPath: path)
+                if let made = photo.features { known[key] = made } else { missing.append((key, place.definition.id, path, photo.sha256)) }
+            }
+        }
+        return (known, missing)
+    }
+
+    /// Serves the store's state at `sequence`, given everything that changed since the state served:
+    /// the new state of each changed place and collection (`nil` when deleted) and the new vocabulary.
+    func absorb(
+        places changedPlaces: [String: StoredPlace?], collections changedCollections: [String: StoredCollection?],
+        labels: [String]?, labelsRevision newLabelsRevision: Int64?, sequence newSequence: Int64
+    ) async throws(LiveCatalogError) -> Engine.Generation {
         // Photo files are a cache: one that cannot be written now is written at the next start.
-        _ = try? await photoFolder.materialize(applied.places.values.compactMap { $0 }, from: store)
-        var changes = CatalogDefinitionChanges(labels: applied.labels)
+        _ = try? await photoFolder.materialize(changedPlaces.values.compactMap { $0 }, from: store)
+        var changes = CatalogDefinitionChanges(labels: labels)
         var features: [String: ImageFeatures] = [:]
-        for (id, place) in applied.places {
+        for (id, place) in changedPlaces {
             changes.places.updateValue(place?.definition, forKey: id)
             guard let place else {
                 places[id] = nil
@@ -182,25 +243,25 @@ public actor LiveCatalog {
             }
             places[id] = place.withoutFeatures
         }
-        for (id, collection) in applied.collections {
+        for (id, collection) in changedCollections {
             changes.collections.updateValue(collection?.definition, forKey: id)
             collections[id] = collection
         }
-        if applied.labels != nil { labelsRevision = applied.sequence }
-        definition = definition.applying(changes)
-        sequence = applied.sequence
+        if let newLabelsRevision { labelsRevision = newLabelsRevision }
         let folder = photoFolder, records = places
         do {
-            let catalog = try Catalog(
-                definition: definition, directory: folder.path, identity: Array("\(storeID):\(sequence)".utf8),
-                checkPhotos: false
+            // Only the changed places are validated and resolved again, and only their photos compared.
+            let catalog = try engine.current.catalog.applying(
+                changes, identity: Array("\(storeID):\(newSequence)".utf8)
             ) { place, index in
                 let photos = records[place.id]?.photos ?? []
                 return index < photos.count ? folder.file(for: photos[index]) : folder.path + "/" + place.photos[index].image
             }
-            let generation = try engine.update(to: catalog, features: features)
-            return Outcome(
-                applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+            let generation = try engine.update(
+                to: catalog, features: features, changedPlaces: Set(changedPlaces.keys))
+            definition = catalog.definition
+            sequence = newSequence
+            return generation
         } catch let error as CatalogError {
             throw .engine(.catalog(error))
         } catch let error as EngineError {

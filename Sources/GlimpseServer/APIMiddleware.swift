@@ -111,6 +111,11 @@ struct APIMiddleware: RouterMiddleware {
             case .conflict: return APIError(.conflict, code: "edit_conflict", message: error.description)
             case .busy, .schemaTooNew, .corrupt, .io:
                 return APIError(.serviceUnavailable, code: "store_unavailable", message: error.description)
+            case .unavailable:
+                // The database is down or unreachable: the daemon reconnects on its own.
+                return APIError(
+                    .serviceUnavailable, code: "store_unavailable", message: error.description,
+                    headers: [.retryAfter: "5"])
             }
         case let error as UnknownEntityTypeError:
             return .badRequest("unknown_type", error.description)

@@ -24,7 +24,7 @@ struct APIRoutes: Sendable {
 
     /// Adds every route to `router`.
     func register(on router: Router<GlimpseRequestContext>) {
-        router.get("/healthz") { _, _ in try self.health() }
+        router.get("/healthz") { _, _ in try await self.health() }
         router.get("/metrics") { _, _ in await self.metricsExposition() }
         router.post("/v1/query") { request, context in try await self.query(request, context: context) }
         router.get("/v1/query/next") { request, context in try await self.nextPage(request, context: context) }
@@ -41,13 +41,16 @@ struct APIRoutes: Sendable {
 
     // MARK: - Health and metrics
 
-    private func health() throws -> Response {
-        try json(
+    private func health() async throws -> Response {
+        let problem = await editor?.storeProblem()
+        return try json(
             HealthJSON(
-                status: "ok",
+                status: problem == nil ? "ok" : "degraded",
                 places: service.placeCount,
                 collections: service.collectionCount,
-                queriesInFlight: gate.inFlight
+                queriesInFlight: gate.inFlight,
+                catalogWritable: editor.map { _ in problem == nil },
+                catalogProblem: problem
             )
         )
     }

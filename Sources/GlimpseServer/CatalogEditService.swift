@@ -59,6 +59,8 @@ public struct EditOutcome: Sendable, Equatable {
 public protocol CatalogEditService: Sendable {
     /// Where the catalog lives and which state is served.
     func info() async -> CatalogInfoJSON
+    /// Why edits cannot be stored now (the catalog database cannot be reached), or `nil` when they can.
+    func storeProblem() async -> String?
     /// The place as stored, or `nil`.
     func place(id: String) async throws -> StoredPlaceJSON?
     /// The collection as stored, or `nil`.

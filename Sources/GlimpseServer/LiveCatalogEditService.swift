@@ -37,7 +37,12 @@ public struct LiveCatalogEditService: CatalogEditService {
         return CatalogInfoJSON(
             store: storeKind, storeID: live.storeID, sequence: await live.sequence, snapshot: generation.snapshot.id,
             places: catalog.places.count, collections: catalog.collections.count,
-            photos: catalog.places.reduce(0) { $0 + $1.photos.count }, readOnly: false)
+            photos: catalog.places.reduce(0) { $0 + $1.photos.count }, readOnly: false,
+            storeProblem: await live.storeProblem)
+    }
+
+    public func storeProblem() async -> String? {
+        await live.storeProblem
     }
 
     public func place(id: String) async throws -> StoredPlaceJSON? {

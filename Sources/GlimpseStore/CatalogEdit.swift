@@ -74,6 +74,18 @@ public enum CatalogEdit: Sendable {
     case replaceCatalog(CatalogDefinition, photos: [[NewPhoto]], replace: Bool)
 }
 
+extension CatalogEdit {
+    /// The photos the edit adds to the store, in order.
+    public var newPhotos: [NewPhoto] {
+        switch self {
+        case .putPlace(_, let photos, _): photos ?? []
+        case .addPhoto(_, let photo, _): [photo]
+        case .replaceCatalog(_, let photos, _): photos.flatMap { $0 }
+        case .deletePlace, .removePhoto, .putCollection, .deleteCollection, .setLabels: []
+        }
+    }
+}
+
 /// What an edit did.
 public struct AppliedEdit: Sendable, Equatable {
     /// The store's sequence number after the edit (unchanged when nothing changed).

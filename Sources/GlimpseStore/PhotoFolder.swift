@@ -17,6 +17,33 @@ public struct PhotoFolder: Sendable {
     /// The file a stored photo is materialised as.
     public func file(for photo: StoredPhoto) -> String { path + "/" + photo.fileName }
 
+    /// Writes `photos` that are missing from the folder, from their own bytes: an edit's new photos,
+    /// written before the edit is committed, so that serving it afterwards writes nothing (a file whose
+    /// edit is then refused is an unused cache entry, named by its content).
+    ///
+    /// - Throws: ``StoreError/io(path:reason:)`` when the folder or a file cannot be written.
+    public func write(_ photos: some Sequence<NewPhoto>) throws(StoreError) {
+        var created = false
+        for photo in photos {
+            if !created {
+                do {
+                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                } catch {
+                    throw .io(path: path, reason: "cannot create the photo folder: \(error.localizedDescription)")
+                }
+                created = true
+            }
+            let file = path + "/" + StoredPhoto.fileName(sha256: photo.sha256, name: photo.name)
+            if AtomicFile.size(of: file) == photo.bytes.count { continue }
+            do throws(FileError) {
+                try AtomicFile.replace(file, with: photo.bytes)
+            } catch {
+                throw .io(path: file, reason: error.reason)
+            }
+            chmod(file, 0o444)
+        }
+    }
+
     /// Writes every photo of `places` missing from the folder, reading its bytes from `store`.
     ///
     /// - Returns: the number of files written.

@@ -20,6 +20,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case corrupt(path: String, reason: String)
     /// The store could not be read or written.
     case io(path: String, reason: String)
+    /// The catalog database cannot be reached (its server is down, the network or the credentials
+    /// fail); the daemon keeps answering queries from what it holds.
+    case unavailable(reason: String)
 
     /// A sentence saying what is wrong and what to do.
     public var description: String {
@@ -47,6 +50,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the store \(path) is damaged (\(reason)); restore it from a backup or re-import with `glimpse catalog import --replace`"
         case let .io(path, reason):
             "cannot use the store \(path): \(reason)"
+        case let .unavailable(reason):
+            "the catalog database cannot be reached (\(reason)); queries keep being answered, retry the edit later"
         }
     }
 }

@@ -104,7 +104,10 @@ public struct StoredPhoto: Sendable, Equatable {
     }
 
     /// The file name in a store's photo folder: the SHA-256 and the name's extension (`.jpg` when it has none).
-    public var fileName: String { sha256 + "." + Self.fileExtension(of: name) }
+    public var fileName: String { Self.fileName(sha256: sha256, name: name) }
+
+    /// The file name in a store's photo folder of the photo with this content address and name.
+    public static func fileName(sha256: String, name: String) -> String { sha256 + "." + fileExtension(of: name) }
 
     /// The lowercase extension of `name`, `jpg` when it has none.
     static func fileExtension(of name: String) -> String {

@@ -45,19 +45,9 @@ struct EditTransaction {
         let existing = try rows.placeRow(id: place.id)
         try EditRules.check(precondition, type: "place", id: place.id, current: existing?.revision)
         let oldPhotos = existing == nil ? [] : try rows.photoRows(placeID: place.id)
-        let newPhotos = photos.map { $0.map { PhotoRow(sha256: $0.sha256, name: $0.name, credit: $0.credit) } } ?? oldPhotos
-        guard !newPhotos.isEmpty else {
-            throw StoreError.invalid(reason: existing == nil
-                ? "new place '\(place.id)' has no photo; give it at least one (--photo)"
-                : "place '\(place.id)' would have no photo left; delete the place instead")
-        }
-        if Set(newPhotos.map(\.sha256)).count != newPhotos.count {
-            throw StoreError.invalid(reason: "place '\(place.id)' lists the same photo twice; list each once")
-        }
-        var checked = place
-        checked.photos = newPhotos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }
-        try EditRules.checkPlace(checked, vocabulary: try rows.labels(),
-                                 collections: try rows.collectionDefinitions(among: place.collections))
+        let newPhotos = photos.map { $0.map(PhotoRow.init) } ?? oldPhotos
+        try EditRules.checkPutPlace(place, isNew: existing == nil, photos: newPhotos, vocabulary: try rows.labels(),
+                                    collections: try rows.collectionDefinitions(among: place.collections))
         let fields = PlaceFields(place)
         if let existing, existing.fields == fields, newPhotos == oldPhotos {
             return AppliedEdit(sequence: try rows.sequence(), changed: false)
@@ -67,10 +57,10 @@ struct EditTransaction {
         if existing == nil {
             try db.execute(sql: "INSERT INTO places (id, position, fields, revision) VALUES (?, "
                 + "(SELECT COALESCE(MAX(position), -1) + 1 FROM places), ?, ?)",
-                           arguments: [place.id, try PlaceFields.encode(fields), sequence])
+                           arguments: [place.id, try PlaceFields.json(fields), sequence])
         } else {
             try db.execute(sql: "UPDATE places SET fields = ?, revision = ? WHERE id = ?",
-                           arguments: [try PlaceFields.encode(fields), sequence, place.id])
+                           arguments: [try PlaceFields.json(fields), sequence, place.id])
         }
         if let photos, newPhotos != oldPhotos {
             try db.execute(sql: "DELETE FROM photos WHERE place_id = ?", arguments: [place.id])
@@ -98,14 +88,8 @@ struct EditTransaction {
         let existing = try rows.placeRow(id: placeID)
         try EditRules.check(precondition, type: "place", id: placeID, current: existing?.revision)
         guard existing != nil else { throw StoreError.notFound(type: "place", id: placeID) }
-        let old = try rows.photoRows(placeID: placeID)
-        if old.contains(where: { $0.sha256 == photo.sha256 }) {
+        guard try EditRules.checkAddPhoto(photo, placeID: placeID, existing: try rows.photoRows(placeID: placeID)) else {
             return AppliedEdit(sequence: try rows.sequence(), changed: false)
-        }
-        try EditRules.checkPhotoName(photo.name, placeID: placeID)
-        if old.contains(where: { $0.name == photo.name }) {
-            throw StoreError.conflict(reason: "place '\(placeID)' already has a photo named \(photo.name); "
-                + "give the new photo another name")
         }
         try checkNameIsFree(photo, placeID: placeID)
         let sequence = try appendChange(kind: "addPhoto", type: "place", id: placeID)
@@ -120,14 +104,7 @@ struct EditTransaction {
         let existing = try rows.placeRow(id: placeID)
         try EditRules.check(precondition, type: "place", id: placeID, current: existing?.revision)
         guard existing != nil else { throw StoreError.notFound(type: "place", id: placeID) }
-        let old = try rows.photoRows(placeID: placeID)
-        guard old.contains(where: { $0.sha256 == sha256 }) else {
-            throw StoreError.notFound(type: "photo of place '\(placeID)'", id: sha256)
-        }
-        guard old.count > 1 else {
-            throw StoreError.conflict(reason: "photo \(sha256) is the last photo of place '\(placeID)'; "
-                + "add another first, or delete the place (glimpse catalog delete-place \(placeID))")
-        }
+        try EditRules.checkRemovePhoto(sha256: sha256, placeID: placeID, existing: try rows.photoRows(placeID: placeID))
         let sequence = try appendChange(kind: "removePhoto", type: "place", id: placeID)
         try db.execute(sql: "DELETE FROM photos WHERE place_id = ? AND sha256 = ?", arguments: [placeID, sha256])
         try deleteUnused([sha256])
@@ -139,9 +116,7 @@ struct EditTransaction {
     private func checkNameIsFree(_ photo: NewPhoto, placeID: String) throws {
         if let other = try Row.fetchOne(db, sql: "SELECT place_id FROM photos WHERE name = ? AND sha256 <> ? "
             + "AND place_id <> ? LIMIT 1", arguments: [photo.name, photo.sha256, placeID]) {
-            let holder: String = other[0]
-            throw StoreError.conflict(reason: "photo name \(photo.name) already names another photo, of place "
-                + "'\(holder)'; give this photo another name")
+            throw EditRules.nameTaken(photo.name, holder: other[0])
         }
     }
 
@@ -152,8 +127,7 @@ struct EditTransaction {
             """, arguments: [photo.sha256, Data(photo.bytes), photo.bytes.count,
                              Data(FeatureCoding.encode(photo.features)), photo.featuresKey])
         try db.execute(sql: "INSERT INTO photos (place_id, position, sha256, name, credit) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [placeID, position, photo.sha256, photo.name,
-                                   try photo.credit.map { try PlaceFields.encode($0) }])
+                       arguments: [placeID, position, photo.sha256, photo.name, try PhotoRow.creditColumn(photo.credit)])
     }
 
     /// Deletes the contents of these photos that no place uses any more.
@@ -178,17 +152,8 @@ struct EditTransaction {
         try EditRules.checkCollection(collection)
         let listing = existing == nil ? [] : try rows.placesMentioning(collection.id)
             .filter { $0.fields.collections.contains(collection.id) }
-        var adding: [String] = []
-        var removing: [String] = []
-        if let members {
-            let wanted = Set(members)
-            for id in members where try rows.placeRow(id: id) == nil {
-                throw StoreError.conflict(reason: "member place '\(id)' does not exist; create it first or leave it out")
-            }
-            let current = Set(listing.map(\.id))
-            adding = members.filter { !current.contains($0) }
-            removing = listing.map(\.id).filter { !wanted.contains($0) }
-        }
+        let missing = try members?.first { id in try rows.placeRow(id: id) == nil }
+        let (adding, removing) = try EditRules.membershipChanges(members: members, listing: listing.map(\.id), missing: missing)
         if existing?.definition == collection, adding.isEmpty, removing.isEmpty {
             return AppliedEdit(sequence: try rows.sequence(), changed: false)
         }
@@ -201,7 +166,7 @@ struct EditTransaction {
             try db.execute(sql: "UPDATE collections SET name = ?, summary = ?, revision = ? WHERE id = ?",
                            arguments: [collection.name, collection.summary, sequence, collection.id])
         }
-        for id in Set(adding) {
+        for id in adding {
             try updateFields(of: id, sequence: sequence) { $0.collections.append(collection.id) }
         }
         for id in removing {
@@ -228,13 +193,9 @@ struct EditTransaction {
         try EditRules.checkLabels(labels)
         let old = try rows.labels()
         if old == labels { return AppliedEdit(sequence: try rows.sequence(), changed: false) }
-        let kept = Set(labels)
-        for dropped in old where !kept.contains(dropped) {
+        for dropped in EditRules.droppedLabels(old: old, new: labels) {
             let users = try rows.placesMentioning(dropped).filter { $0.fields.labels.contains(dropped) }
-            if let first = users.first {
-                throw StoreError.conflict(reason: "label '\(dropped)' is used by place '\(first.id)'"
-                    + (users.count > 1 ? " and \(users.count - 1) more" : "") + "; remove it from them first")
-            }
+            try EditRules.checkUnused(label: dropped, users: users.map(\.id))
         }
         let sequence = try appendChange(kind: "setLabels", type: "labels", id: "")
         try writeLabels(labels, sequence: sequence)
@@ -255,29 +216,18 @@ struct EditTransaction {
         guard var fields = try rows.placeRow(id: placeID)?.fields else { return }
         change(&fields)
         try db.execute(sql: "UPDATE places SET fields = ?, revision = ? WHERE id = ?",
-                       arguments: [try PlaceFields.encode(fields), sequence, placeID])
+                       arguments: [try PlaceFields.json(fields), sequence, placeID])
     }
 
     // MARK: - Whole catalogs
 
     private func replaceCatalog(_ definition: CatalogDefinition, photos: [[NewPhoto]], replace: Bool) throws -> AppliedEdit {
         try EditRules.checkCatalog(definition, photos: photos)
-        var names: [String: String] = [:]
-        for (place, placePhotos) in zip(definition.places, photos) {
-            if Set(placePhotos.map(\.sha256)).count != placePhotos.count {
-                throw StoreError.invalid(reason: "place '\(place.id)' lists the same photo twice; list each once")
-            }
-            for photo in placePhotos where names.updateValue(photo.sha256, forKey: photo.name).map({ $0 != photo.sha256 }) == true {
-                throw StoreError.conflict(reason: "photo name \(photo.name) names two different photos; give each its own name")
-            }
-        }
         let oldPlaces = try String.fetchAll(db, sql: "SELECT id FROM places")
         let oldCollections = try String.fetchAll(db, sql: "SELECT id FROM collections")
         let oldLabels = try rows.labels()
-        if !replace, !oldPlaces.isEmpty || !oldCollections.isEmpty || !oldLabels.isEmpty {
-            throw StoreError.conflict(reason: "the store already holds a catalog (\(oldPlaces.count) places); "
-                + "pass --replace to replace it")
-        }
+        try EditRules.checkEmpty(replace: replace, places: oldPlaces.count, collections: oldCollections.count,
+                                 labels: oldLabels.count)
         let sequence = try appendChange(kind: "replaceCatalog", type: "catalog", id: "")
         for table in ["photos", "places", "photo_contents", "collections"] {
             try db.execute(sql: "DELETE FROM \(table)")
@@ -289,7 +239,7 @@ struct EditTransaction {
         }
         for (position, (place, placePhotos)) in zip(definition.places, photos).enumerated() {
             try db.execute(sql: "INSERT INTO places (id, position, fields, revision) VALUES (?, ?, ?, ?)",
-                           arguments: [place.id, position, try PlaceFields.encode(PlaceFields(place)), sequence])
+                           arguments: [place.id, position, try PlaceFields.json(PlaceFields(place)), sequence])
             for (index, photo) in placePhotos.enumerated() {
                 try insertPhoto(photo, placeID: place.id, position: index)
             }

@@ -146,7 +146,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     public func read(featuresKey: String?) async throws(StoreError) -> StoredCatalog {
         let storeID = self.storeID
         return try await read { db in
-            try StoreRows(db).catalog(storeID: storeID, features: featuresKey.map { .key($0) } ?? .none)
+            try StoreRows(db).catalog(storeID: storeID, features: FeatureChoice(featuresKey: featuresKey))
         }
     }
 
@@ -172,14 +172,19 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     /// The change log after `sequence`, oldest first.
     public func changes(after sequence: Int64) async throws(StoreError) -> [CatalogChange] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT sequence, at_ms, kind, entity_type, entity_id FROM changes "
-                + "WHERE sequence > ? ORDER BY sequence", arguments: [sequence]).map { row in
-                CatalogChange(sequence: row[0], at: Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000),
-                              kind: row[2], entityType: row[3], entityID: row[4])
-            }
+        try await read { db in try StoreRows(db).changes(after: sequence) }
+    }
+
+    /// What changed after `sequence`, read in one snapshot (see ``CatalogStore/delta(after:featuresKey:)``).
+    public func delta(after sequence: Int64, featuresKey: String?) async throws(StoreError) -> CatalogDelta {
+        let storeID = self.storeID
+        return try await read { db in
+            try StoreRows(db).delta(after: sequence, storeID: storeID, features: FeatureChoice(featuresKey: featuresKey))
         }
     }
+
+    /// `nil`: a SQLite store has one writer, the process holding its lock, which knows its own edits.
+    public func changeSignals() -> AsyncStream<StoreSignal>? { nil }
 
     /// Closes the database and releases the writer's lock; the store must not be used afterwards.
     public func close() async {

@@ -4,73 +4,6 @@ import GlimpseStore
 import GlimpseVision
 import GRDB
 
-/// Which features a read decodes.
-enum FeatureChoice: Sendable {
-    /// None.
-    case none
-    /// Those stored under this key.
-    case key(String)
-    /// Whatever is stored.
-    case any
-}
-
-/// A place's fields as the `places.fields` column holds them (JSON; the photos are rows of `photos`).
-struct PlaceFields: Codable, Equatable {
-    var name: String
-    var kind: String
-    var region: String?
-    var continent: String?
-    var labels: [String]
-    var collections: [String]
-
-    init(_ place: PlaceDefinition) {
-        name = place.name
-        kind = place.kind
-        region = place.region
-        continent = place.continent
-        labels = place.labels
-        collections = place.collections
-    }
-
-    func definition(id: String, photos: [PhotoDefinition]) -> PlaceDefinition {
-        PlaceDefinition(id: id, name: name, kind: kind, region: region, continent: continent, labels: labels,
-                        collections: collections, photos: photos)
-    }
-
-    static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func decode(_ json: String, placeID: String) throws -> PlaceFields {
-        do {
-            return try JSONDecoder().decode(PlaceFields.self, from: Data(json.utf8))
-        } catch {
-            throw StoreError.corrupt(path: "place '\(placeID)'", reason: "its fields do not decode: \(error)")
-        }
-    }
-
-    /// A `LIKE` pattern that every place whose fields mention `value` as a JSON string matches (and
-    /// perhaps a few others: a prefilter, checked exactly after decoding).
-    static func mentionPattern(_ value: String) throws -> String {
-        let json = try encode([value]).dropFirst().dropLast()
-        var pattern = "%"
-        for character in json {
-            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
-            pattern.append(character)
-        }
-        return pattern + "%"
-    }
-}
-
-/// A photo row of a place: what `photos` holds, without the bytes.
-struct PhotoRow: Equatable {
-    var sha256: String
-    var name: String
-    var credit: PhotoCredit?
-}
-
 /// Reads of the stored state inside a transaction or a read.
 struct StoreRows {
     let db: Database
@@ -124,16 +57,7 @@ struct StoreRows {
     func photoRows(placeID: String) throws -> [PhotoRow] {
         try Row.fetchAll(db, sql: "SELECT sha256, name, credit FROM photos WHERE place_id = ? ORDER BY position",
                          arguments: [placeID]).map { row in
-            PhotoRow(sha256: row[0], name: row[1], credit: try Self.credit(row[2]))
-        }
-    }
-
-    static func credit(_ json: String?) throws -> PhotoCredit? {
-        guard let json else { return nil }
-        do {
-            return try JSONDecoder().decode(PhotoCredit.self, from: Data(json.utf8))
-        } catch {
-            throw StoreError.corrupt(path: "photo credit", reason: "it does not decode: \(error)")
+            PhotoRow(sha256: row[0], name: row[1], credit: try PhotoRow.credit(row[2]))
         }
     }
 
@@ -168,7 +92,7 @@ struct StoreRows {
                 }
             }
             out[row[0], default: []].append(StoredPhoto(
-                sha256: sha, name: row[2], credit: try Self.credit(row[3]), byteCount: row[4], features: decoded,
+                sha256: sha, name: row[2], credit: try PhotoRow.credit(row[3]), byteCount: row[4], features: decoded,
                 featuresKey: row[6]))
         }
         return out
@@ -195,5 +119,32 @@ struct StoreRows {
         return StoredCatalog(
             storeID: storeID, sequence: try sequence(), labels: try labels(), labelsRevision: try labelsRevision(),
             places: places, collections: try collections())
+    }
+
+    /// The change log after `sequence`, oldest first.
+    func changes(after sequence: Int64) throws -> [CatalogChange] {
+        try Row.fetchAll(db, sql: "SELECT sequence, at_ms, kind, entity_type, entity_id FROM changes "
+            + "WHERE sequence > ? ORDER BY sequence", arguments: [sequence]).map { row in
+            CatalogChange(sequence: row[0], at: Date(timeIntervalSince1970: Double(row[1] as Int64) / 1000),
+                          kind: row[2], entityType: row[3], entityID: row[4])
+        }
+    }
+
+    /// What changed after `after` (see ``CatalogStore/delta(after:featuresKey:)``): the places the log
+    /// names or whose revision is past `after` (a collection edit changes the places listing it).
+    func delta(after: Int64, storeID: String, features: FeatureChoice) throws -> CatalogDelta {
+        let sequence = try sequence()
+        let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(sequence) FROM changes")
+        let plan = DeltaPlan(after: after, changes: try changes(after: after), sequence: sequence, oldestLogged: oldest)
+        if plan.whole { return CatalogDelta(sequence: sequence, whole: try catalog(storeID: storeID, features: features)) }
+        var delta = CatalogDelta(sequence: sequence)
+        let revised = try String.fetchAll(db, sql: "SELECT id FROM places WHERE revision > ?", arguments: [after])
+        for id in plan.places.union(revised) { delta.places.updateValue(try place(id: id, features: features), forKey: id) }
+        for id in plan.collections { delta.collections.updateValue(try collection(id: id), forKey: id) }
+        if plan.labels {
+            delta.labels = try labels()
+            delta.labelsRevision = try labelsRevision()
+        }
+        return delta
     }
 }

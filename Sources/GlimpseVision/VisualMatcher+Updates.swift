@@ -110,6 +110,10 @@ extension VisualMatcher {
     /// Whether the matcher holds a reference with this key.
     public func contains(key: String) -> Bool { keyIndex[key] != nil }
 
+    /// Whether references were added or removed since the matcher was built or compacted (a query then
+    /// looks up a second segment, or skips removed references).
+    public var hasChanges: Bool { segments.count > 1 || slotCount > referenceCount }
+
     /// The number of segments (1 after building or compacting, 2 once references were added).
     public var segmentCount: Int { segments.count }
 }

@@ -312,14 +312,20 @@ public final class VisualMatcher: Sendable {
     public func shortlist(_ features: ImageFeatures, size: Int? = nil) -> [(reference: Int, votes: Int)] {
         guard slotCount > 0, features.count > 0 else { return [] }
         var votes = [Int32](repeating: 0, count: slotCount)
+        // Each query descriptor votes once, for its nearest live reference descriptor over all segments,
+        // as it would in one segment holding every reference.
+        var best = [(reference: Int32, distance: UInt32)](repeating: (-1, .max), count: features.count)
         for (s, segment) in segments.enumerated() where segment.lsh.count > 0 {
             let base = segmentStarts[s]
             let nearest = segment.lsh.nearest(
                 queries: features.descriptorWords, references: segment.words, bucketCap: configuration.lshBucketCap)
-            for nn in nearest where nn.index >= 0 && Int(nn.distance) <= configuration.voteMaxDistance {
+            for (i, nn) in nearest.enumerated() where nn.index >= 0 && nn.distance < best[i].distance {
                 let reference = base + Int(segment.owners[Int(nn.index)])
-                if live[reference] { votes[reference] += 1 }
+                if live[reference] { best[i] = (Int32(reference), nn.distance) }
             }
+        }
+        for nn in best where nn.reference >= 0 && Int(nn.distance) <= configuration.voteMaxDistance {
+            votes[Int(nn.reference)] += 1
         }
         // Partial selection of the top K by votes (ties: lower index first).
         let k = min(size ?? configuration.shortlistSize, slotCount)

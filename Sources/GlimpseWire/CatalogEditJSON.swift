@@ -232,12 +232,15 @@ public struct CatalogInfoJSON: Codable, Sendable, Equatable {
     public var photos: Int
     /// Whether this daemon refuses edits (`--read-only`, or a folder catalog).
     public var readOnly: Bool
+    /// Why edits cannot be stored now (the catalog database cannot be reached), while they cannot.
+    public var storeProblem: String?
 
     /// Creates a catalog summary.
     public init(
         store: String, storeID: String?, sequence: Int64, snapshot: String, places: Int, collections: Int,
-        photos: Int, readOnly: Bool
+        photos: Int, readOnly: Bool, storeProblem: String? = nil
     ) {
+        self.storeProblem = storeProblem
         self.store = store
         self.storeID = storeID
         self.sequence = sequence

@@ -2,7 +2,7 @@
 // loaded at start, in one run.
 //
 //   glimpse-live-bench [--catalog Images] [--places 10000] [--edits 100] [--labelled ../shared/labelled/images]
-//                      [--passes 3] [--dir DIR] [--no-featureprint]
+//                      [--passes 3] [--dir DIR] [--no-featureprint] [--quiet-compaction SECONDS|off]
 //
 // 1. Fills a new store with the catalog folder's places and synthetic places up to --places (their
 //    features are SyntheticReferences: real descriptor statistics at random positions, so they crowd the
@@ -13,7 +13,11 @@
 //    catalog place); times each edit (photo decoding and extraction, the store's durable commit, the
 //    engine update) and its commit-to-visible time, and after each acknowledgement queries the new photo
 //    once: the place must be the first result (visible at the acknowledgement, not later).
-// 4. Times the same queries again on the edited catalog (two segments) and prints the ratio to step 2.
+// 4. Waits for the live matcher to fold the added references into one segment (the engine does that
+//    once edits have been quiet for --quiet-compaction seconds, default 1; `off` keeps two segments),
+//    then opens a second engine on the same store, read-only: the edited catalog loaded at start (one
+//    segment). Times the same queries on both, interleaved query by query (the order alternating), so
+//    that the machine's load drifts alike for both, and prints the ratio of their p50s.
 // The last line is JSON. Build with `-c release`.
 import Foundation
 import GlimpseBasics
@@ -45,6 +49,7 @@ let passes = Int(option("--passes", "3")) ?? 3
 let labelledFolder = option("--labelled", "../shared/labelled/images")
 let folder = option("--dir", NSTemporaryDirectory() + "glimpse-live-bench-\(getpid())")
 let printing = !CommandLine.arguments.contains("--no-featureprint")
+let quietCompaction = option("--quiet-compaction", "1")
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 let path = folder + "/catalog.sqlite"
 for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -52,6 +57,7 @@ for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeIte
 var configuration = EngineConfiguration(catalogDirectory: catalogFolder)
 configuration.featureCache = Catalog.defaultFeatureCachePath(forDirectory: catalogFolder)
 configuration.labelModel = .off
+configuration.compactionQuietPeriod = Double(quietCompaction).map { .milliseconds(Int($0 * 1000)) }
 if !printing { configuration.featurePrintModel = .off }
 let models = try EngineModels.load(configuration)
 let store = try SQLiteCatalogStore.open(path: path, create: true)
@@ -100,23 +106,37 @@ print("store: \(definition.places.count) places, \(references) reference photos;
 
 // 2. and 4. Query time, one query at a time, thread CPU.
 let queries = try catalog.places.map { try live.engine.decode(contentsOfFile: $0.photoPath) }
-func timeQueries(_ label: String) async throws -> LatencySummary {
-    var samples: [Duration] = []
-    var found = 0
+/// Times `passes` passes of every query on each engine, interleaved query by query.
+func timeQueries(_ labels: [String], on engines: [Engine]) async throws -> [LatencySummary] {
+    var samples = [[Duration]](repeating: [], count: engines.count)
+    var found = [Int](repeating: 0, count: engines.count)
+    var stages = [[String: [Duration]]](repeating: [:], count: engines.count)
+    var turn = 0
     for _ in 0..<passes {
         for (picture, place) in zip(queries, catalog.places) {
-            let before = threadCPU()
-            let page = try await live.engine.search(SemanticContentDescriptor(pixelBuffer: picture), limit: 3)
-            samples.append(threadCPU() - before)
-            if case .place(let top)? = page.items.first?.result, top.id == place.id { found += 1 }
+            turn += 1
+            for step in engines.indices {
+                let which = (step + turn) % engines.count
+                let before = threadCPU()
+                let page = try await engines[which].search(SemanticContentDescriptor(pixelBuffer: picture), limit: 3)
+                samples[which].append(threadCPU() - before)
+                for (stage, time) in page.timings { stages[which][stage, default: []].append(time) }
+                if case .place(let top)? = page.items.first?.result, top.id == place.id { found[which] += 1 }
+            }
         }
     }
-    let summary = LatencySummary(samples: samples.map(\.milliseconds))
-    print("\(label): \(samples.count) queries, p50 \(summary.p50) ms, p99 \(summary.p99) ms CPU; "
-        + "top result right \(found) of \(samples.count)")
-    return summary
+    return engines.indices.map { which in
+        let summary = LatencySummary(samples: samples[which].map(\.milliseconds))
+        print("\(labels[which]): \(samples[which].count) queries, p50 \(summary.p50) ms, p99 \(summary.p99) ms CPU; "
+            + "top result right \(found[which]) of \(samples[which].count)")
+        let perStage = stages[which].sorted { $0.key < $1.key }.map { stage, times in
+            "\(stage) \(String(format: "%.2f", LatencySummary(samples: times.map(\.milliseconds)).p50))"
+        }
+        print("  stage p50 (ms): " + perStage.joined(separator: ", "))
+        return summary
+    }
 }
-let atStart = try await timeQueries("queries, catalog loaded at start")
+let beforeEdits = try await timeQueries(["queries, before the edits"], on: [live.engine])[0]
 
 // 3. Edits.
 let labelled = try FileManager.default.contentsOfDirectory(atPath: labelledFolder).filter {
@@ -147,17 +167,34 @@ let edits = LatencySummary(samples: editTimes.map(\.milliseconds)), visible = La
 print("edits: \(editCount), whole edit p50 \(edits.p50) ms p99 \(edits.p99) ms; "
     + "commit to visible p50 \(visible.p50) ms p99 \(visible.p99) ms; "
     + "found by the first query after the acknowledgement: \(visibleAtOnce) of \(editCount)")
+let lastEdit = ContinuousClock.now
+if configuration.compactionQuietPeriod != nil {
+    while live.engine.current.matcher?.hasChanges == true, ContinuousClock.now - lastEdit < .seconds(300) {
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    print("the live matcher was compacted \(ContinuousClock.now - lastEdit) after the last edit")
+}
 let segments = live.engine.current.matcher?.segmentCount ?? 0
-let afterEdits = try await timeQueries("queries, after \(editCount) edits (\(segments) segments)")
+started = ContinuousClock.now
+let reader = try SQLiteCatalogStore.open(path: path, mode: .read)
+let loaded = try await LiveCatalog.open(
+    store: reader, photoFolder: PhotoFolder(path: store.photoFolder), configuration: configuration, models: models)
+print("the edited store opened again in \(ContinuousClock.now - started): \(loaded.engine.current.matcher?.segmentCount ?? 0) segment")
+let compared = try await timeQueries(
+    ["queries, live after \(editCount) edits (\(segments) segments)", "queries, same catalog loaded at start"],
+    on: [live.engine, loaded.engine])
+let (afterEdits, atStart) = (compared[0], compared[1])
 let ratio = afterEdits.p50 / Swift.max(atStart.p50, 1e-9)
-print("query p50 ratio, edited / loaded at start: \(String(format: "%.3f", ratio))")
+print("query p50 ratio, live edited / loaded at start: \(String(format: "%.3f", ratio))")
 let json: [String: Any] = [
     "references": references, "edits": editCount, "visible_at_ack": visibleAtOnce,
     "edit_p50_ms": edits.p50, "edit_p99_ms": edits.p99,
     "commit_to_visible_p50_ms": visible.p50, "commit_to_visible_p99_ms": visible.p99,
-    "query_p50_start_ms": atStart.p50, "query_p50_edited_ms": afterEdits.p50,
+    "query_p50_before_edits_ms": beforeEdits.p50, "query_p50_loaded_ms": atStart.p50,
+    "query_p50_live_ms": afterEdits.p50, "segments": segments,
     "query_p50_ratio": ratio, "featureprint": printing,
 ]
 print(String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self))
 await live.close()
+await loaded.close()
 try? FileManager.default.removeItem(atPath: folder)

@@ -15,7 +15,7 @@ struct CatalogCheckCommand: AsyncParsableCommand {
     @OptionGroup var featurePrint: FeaturePrintOptions
 
     func run() async throws {
-        let source = try store.open(mode: .read)
+        let source = try store.openFile(mode: .read)
         let key = try PhotoExtraction(featurePrint: featurePrint).key
         let problems = try await StoreCommandFailure.run { () async throws(StoreError) in
             try await source.check(featuresKey: key)

@@ -12,7 +12,9 @@ struct CatalogCommand: AsyncParsableCommand {
             The store is one SQLite file: --store, else $GLIMPSE_STORE, else the store `glimpse serve` keeps \
             for the --catalog folder (stores/<folder>-<hash>.sqlite in $XDG_DATA_HOME/glimpse, or \
             ~/.local/share/glimpse). Edits on the file take its writer's lock and fail at once while a daemon \
-            serves it; edit through the daemon with --socket then.
+            serves it; edit through the daemon with --socket then. Or it is a PostgreSQL database that \
+            several daemons share: --store postgres://user@host/db (or 'postgres' for the PG* variables); \
+            edits to it need no daemon, and every daemon serving it sees them within a second.
             """,
         subcommands: [
             CatalogImportCommand.self, CatalogExportCommand.self, CatalogCheckCommand.self, CatalogShowCommand.self,
@@ -22,23 +24,38 @@ struct CatalogCommand: AsyncParsableCommand {
     )
 }
 
-/// `--store FILE`: which store file a `glimpse catalog` command works on.
+/// `--store`: which store a `glimpse catalog` command works on (``StoreLocation``).
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The catalog store file (default: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).",
-        valueName: "file"))
+        "The catalog store: a SQLite file, a postgres:// URL, or 'postgres' for the PG* variables "
+            + "(default: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).",
+        valueName: "store"))
     var store: String?
 
     @Option(help: "The catalog folder whose store is used when --store is not given.")
     var catalog = "Images"
 
-    /// The store file's path, by the default rule when not named.
-    var path: String { store ?? SQLiteCatalogStore.defaultPath(catalogDirectory: catalog) }
+    /// Where the store is, by the default rule when not named.
+    var location: StoreLocation { StoreLocation(store: store, catalogDirectory: catalog) }
 
-    /// Opens the store; a failure is printed and becomes the exit status (``StoreCommandFailure``).
-    func open(mode: SQLiteCatalogStore.Mode, create: Bool = false) throws -> SQLiteCatalogStore {
+    /// Opens the store, a file or a database; a failure is printed and becomes the exit status
+    /// (``StoreCommandFailure``).
+    func open(mode: SQLiteCatalogStore.Mode, create: Bool = false) async throws -> OpenedStore {
+        let location = self.location
+        return try await StoreCommandFailure.run { () async throws(StoreError) in
+            try await location.open(mode: mode, create: create)
+        }
+    }
+
+    /// Opens a store file, for what only a SQLite store can tell (its integrity check and row counts).
+    func openFile(mode: SQLiteCatalogStore.Mode) throws -> SQLiteCatalogStore {
+        guard case .sqlite(let path) = location else {
+            FileHandle.standardError.write(Data(
+                "error: this command reads a SQLite store file; for a PostgreSQL store use `glimpse catalog export` or the daemon's GET /v1/catalog\n".utf8))
+            throw ExitCode(64)
+        }
         do throws(StoreError) {
-            return try SQLiteCatalogStore.open(path: path, create: create, mode: mode)
+            return try SQLiteCatalogStore.open(path: path, create: false, mode: mode)
         } catch {
             throw StoreCommandFailure(error).exitCode
         }
@@ -59,7 +76,7 @@ struct StoreCommandFailure: Error {
     var exitCode: ExitCode {
         switch error {
         case .busy: ExitCode(75)
-        case .io, .corrupt: ExitCode(74)
+        case .io, .corrupt, .unavailable: ExitCode(74)
         case .schemaTooNew: ExitCode(65)
         default: ExitCode(1)
         }

@@ -8,16 +8,6 @@ import GlimpseStoreSQLite
 import GlimpseVision
 import GlimpseEngine
 
-/// Where an edit built by a `glimpse catalog` command goes: the store file (here), or a daemon's socket.
-protocol CatalogEditTarget {
-    /// Applies the edit and says what it did.
-    func send(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit
-}
-
-extension SQLiteCatalogStore: CatalogEditTarget {
-    func send(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit { try await apply(edit) }
-}
-
 /// What every editing command shares: the store (or a daemon's socket), `--if-match`, and how features
 /// of new photos are made.
 struct CatalogEditOptions: ParsableArguments {
@@ -62,8 +52,8 @@ struct CatalogEditOptions: ParsableArguments {
             }
             return
         }
-        let target = try store.open(mode: .write, create: false)
-        let applied = try await StoreCommandFailure.run { () async throws(StoreError) in try await target.send(edit) }
+        let target = try await store.open(mode: .write, create: false).store
+        let applied = try await StoreCommandFailure.run { () async throws(StoreError) in try await target.apply(edit) }
         print(Self.summary(applied))
     }
 

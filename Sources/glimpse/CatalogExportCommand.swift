@@ -15,7 +15,8 @@ struct CatalogExportCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let source = try store.open(mode: .read)
+        let opened = try await store.open(mode: .read)
+        let source = opened.store
         let written = try await StoreCommandFailure.run { () async throws(StoreError) in
             try await CatalogTransfer.export(from: source, to: directory)
         }

@@ -29,7 +29,8 @@ struct CatalogImportCommand: AsyncParsableCommand {
     func run() async throws {
         var store = self.store
         if store.store == nil { store.catalog = directory }  // the store `glimpse serve --catalog DIR` uses
-        let target = try store.open(mode: .write, create: true)
+        let opened = try await store.open(mode: .write, create: true)
+        let target = opened.store
         let extraction = try PhotoExtraction(featurePrint: featurePrint, catalogDirectory: directory)
         let cachePath = featureCache.prepare(catalogDirectory: directory)
         let started = ContinuousClock.now
@@ -46,6 +47,6 @@ struct CatalogImportCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - started
         let places = applied.places.values.compactMap { $0 }
         print("imported \(places.count) places, \(places.reduce(0) { $0 + $1.photos.count }) photos, "
-            + "\(applied.collections.count) collections into \(target.path) (sequence \(applied.sequence)) in \(elapsed)")
+            + "\(applied.collections.count) collections into \(opened.location) (sequence \(applied.sequence)) in \(elapsed)")
     }
 }

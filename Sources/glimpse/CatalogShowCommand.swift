@@ -12,7 +12,7 @@ struct CatalogShowCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() async throws {
-        let source = try store.open(mode: .read)
+        let source = try store.openFile(mode: .read)
         let (stored, counts) = try await StoreCommandFailure.run { () async throws(StoreError) in
             (try await source.read(featuresKey: nil), try await source.counts())
         }

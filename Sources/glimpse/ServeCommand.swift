@@ -42,7 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var engine: EngineOptions
 
     @Option(help: """
-        The catalog store (a SQLite file) to serve and edit. Default: $GLIMPSE_STORE, else \
+        The catalog store to serve and edit: a SQLite file, or a PostgreSQL database that several daemons \
+        share (postgres://user@host/db, or 'postgres' for the PG* variables). Default: $GLIMPSE_STORE, else \
         stores/<folder>-<hash>.sqlite in $XDG_DATA_HOME/glimpse (~/.local/share/glimpse) for the --catalog folder.
         """)
     var store: String?
@@ -167,6 +168,8 @@ struct ServeCommand: AsyncParsableCommand {
             let start = ContinuousClock.now
             let loaded: Engine
             var editor: (any CatalogEditService)?
+            var following: Task<Void, Never>?
+            defer { following?.cancel() }
             var served = "catalog folder \(engine.catalog) (read-only)"
             if noStore {
                 do {
@@ -176,12 +179,15 @@ struct ServeCommand: AsyncParsableCommand {
                     throw ExitCode(error.isMissingFile ? 66 : 65)
                 }
             } else {
-                let (live, path) = try await openStore(logger: logger)
+                let (live, location) = try await openStore(logger: logger)
                 loaded = live.engine
                 editor = LiveCatalogEditService(
-                    live: live, storeKind: "sqlite",
+                    live: live, storeKind: location.kind,
                     limits: DecodingLimits(maxInputBytes: limits.maxBodyBytes, maxPixels: limits.maxDecodePixels))
-                served = "store \(path) (sequence \(await live.sequence))"
+                served = "store \(location) (sequence \(await live.sequence))"
+                // A store other daemons write too is followed: their edits are served within a second.
+                let followLogger = logger
+                following = Task { await live.follow { event in Self.log(event, logger: followLogger) } }
             }
             let service = CatalogSearchService(engine: loaded)
             logger.info(
@@ -204,20 +210,27 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Opens the store (creating it, and filling it from the --catalog folder as ``StoreSeeding`` says)
     /// and starts the live catalog on it; failures print a sentence and exit with a sysexits status.
-    private func openStore(logger: Logger) async throws -> (live: LiveCatalog, path: String) {
+    private func openStore(logger: Logger) async throws -> (live: LiveCatalog, location: StoreLocation) {
         let configuration = engine.configuration()
-        let path = store ?? SQLiteCatalogStore.defaultPath(catalogDirectory: engine.catalog)
+        let location = StoreLocation(store: store, catalogDirectory: engine.catalog)
+        let path = location.description
         func fail(_ error: any CustomStringConvertible, status: Int32) -> ExitCode {
             FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
             return ExitCode(status)
         }
-        let opened: SQLiteCatalogStore
+        let storeLogger = logger
+        let opened: OpenedStore
         do {
-            opened = try SQLiteCatalogStore.open(path: path, create: true)
+            // A database that is down is waited for: the daemon starts once it is back.
+            opened = try await location.open(mode: .write, create: true, logger: logger) { reason in
+                storeLogger.error("waiting for the catalog database to be reachable", metadata: [
+                    "store": "\(location)", "reason": "\(reason)"])
+            }
         } catch {
             switch error {
             case .busy: throw fail(error, status: 69)
             case .corrupt, .schemaTooNew: throw fail(error, status: 65)
+            case .invalid: throw fail(error, status: 64)
             default: throw fail(error, status: 74)
             }
         }
@@ -228,7 +241,7 @@ struct ServeCommand: AsyncParsableCommand {
         if store == nil || FileManager.default.fileExists(atPath: engine.catalog + "/" + Catalog.fileName) {
             do {
                 let outcome = try await StoreSeeding.seed(
-                    opened, from: engine.catalog, refresh: store == nil, models: models,
+                    opened.store, from: engine.catalog, refresh: store == nil, models: models,
                     featureCache: configuration.featureCache)
                 switch outcome {
                 case .imported(let sequence), .reimported(let sequence):
@@ -240,6 +253,9 @@ struct ServeCommand: AsyncParsableCommand {
                 case .upToDate:
                     break
                 }
+            } catch StoreError.conflict where location.kind == "postgres" {
+                // Another daemon filled the shared database first: serve what it holds.
+                logger.info("the catalog database was filled by another daemon meanwhile", metadata: ["store": "\(path)"])
             } catch {
                 let status: Int32
                 switch error {
@@ -252,14 +268,29 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             let live = try await LiveCatalog.open(
-                store: opened, photoFolder: PhotoFolder(path: opened.photoFolder), configuration: configuration,
-                models: models)
-            return (live, path)
+                store: opened.store, photoFolder: opened.photoFolder, configuration: configuration, models: models)
+            return (live, location)
         } catch {
             switch error {
             case .engine(let error): throw fail(error, status: error.isMissingFile ? 66 : 65)
             case .store(let error): throw fail(error, status: 74)
             }
+        }
+    }
+
+    /// Logs what following the store observed: each loss of the store once, and its return.
+    static func log(_ event: LiveCatalog.FollowEvent, logger: Logger) {
+        switch event {
+        case .caughtUp(let from, let to):
+            logger.debug("serving changes made by another daemon", metadata: ["from": "\(from)", "to": "\(to)"])
+        case .storeUnavailable(let reason):
+            logger.error(
+                "the catalog store cannot be reached; answering queries from the catalog held, refusing edits (503) until it is back",
+                metadata: ["reason": "\(reason)"])
+        case .storeRestored:
+            logger.notice("the catalog store is reachable again; edits are accepted, missed changes caught up")
+        case .catchUpFailed(let reason):
+            logger.warning("could not serve changes made by another daemon; retrying", metadata: ["reason": "\(reason)"])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseBasics
 import Testing
 @testable import GlimpseCatalog
 
@@ -71,5 +72,68 @@ import Testing
             definition: definition, directory: "/elsewhere", identity: Array("store:7".utf8), checkPhotos: false
         ) { place, index in place.photos[index].image }
         #expect(CatalogSnapshot(again).id == CatalogSnapshot(catalog).id)
+    }
+
+    /// Random place edits applied one after another to a catalog, each checked against validating the
+    /// whole edited definition from scratch.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func applyingPlaceChangesMatchesAWholeValidation(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let base = Fixtures.catalog.definition
+        let path: (PlaceDefinition, Int) -> String = { place, index in "/photos/\(place.id)-\(index).jpg" }
+        var catalog = try Catalog(
+            definition: base, directory: "/photos", identity: [0], checkPhotos: false, photoPath: path)
+        for step in 1...40 {
+            var changes = CatalogDefinitionChanges()
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let current = catalog.definition.places
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0 where current.count > 1:
+                    changes.places[current[Int.random(in: 0..<current.count, using: &random)].id] = .some(nil)
+                case 1:
+                    var added = base.places[Int.random(in: 0..<base.places.count, using: &random)]
+                    added.id = "new-\(step)-\(Int.random(in: 0..<1000, using: &random))"
+                    changes.places[added.id] = added
+                default:
+                    var changed = current[Int.random(in: 0..<current.count, using: &random)]
+                    changed.name += " again"
+                    changed.collections = base.collections.filter { _ in Bool.random(using: &random) }.map(\.id)
+                    changed.photos.append(changed.photos[0])
+                    changes.places[changed.id] = changed
+                }
+            }
+            let identity = Array("step \(step)".utf8)
+            let incremental = try catalog.applying(changes, identity: identity, photoPath: path)
+            let whole = try Catalog(
+                definition: catalog.definition.applying(changes), directory: "/photos", identity: identity,
+                checkPhotos: false, photoPath: path)
+            #expect(incremental.definition == whole.definition)
+            #expect(incremental.places == whole.places)
+            #expect(incremental.collections == whole.collections)
+            #expect(incremental.places.indices.allSatisfy { incremental.placeOffset(id: incremental.places[$0].id) == $0 })
+            #expect(incremental.place(id: changes.places.keys.first ?? "") == whole.place(id: changes.places.keys.first ?? ""))
+            #expect(CatalogSnapshot(incremental).id == CatalogSnapshot(whole).id)
+            catalog = incremental
+        }
+    }
+
+    @Test func applyingRefusesWhatAWholeValidationRefuses() throws {
+        let catalog = Fixtures.catalog
+        var place = catalog.definition.places[0]
+        place.labels = ["no-such-label"]
+        #expect(throws: CatalogError.unknownLabel(placeID: place.id, label: "no-such-label")) {
+            try catalog.applying(CatalogDefinitionChanges(places: [place.id: place]), identity: []) { $0.photos[$1].image }
+        }
+        place = catalog.definition.places[1]
+        place.collections = ["no-such-collection"]
+        #expect(throws: CatalogError.danglingCollection(placeID: place.id, collectionID: "no-such-collection")) {
+            try catalog.applying(CatalogDefinitionChanges(places: [place.id: place]), identity: []) { $0.photos[$1].image }
+        }
+        // A vocabulary change validates every place: dropping a label in use is refused.
+        let used = try #require(catalog.places.first { !$0.labels.isEmpty }?.labels.first)
+        let fewer = catalog.labels.filter { $0 != used }
+        #expect(throws: CatalogError.self) {
+            try catalog.applying(CatalogDefinitionChanges(labels: fewer), identity: []) { $0.photos[$1].image }
+        }
     }
 }

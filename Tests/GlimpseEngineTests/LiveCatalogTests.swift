@@ -19,7 +19,7 @@ import GlimpseVision
         let storePath: String
         let live: LiveCatalog
 
-        static func make() async throws -> Fixture {
+        static func make(quiet: Duration? = nil) async throws -> Fixture {
             let directory = try TemporaryDirectory()
             let folder = directory.file("catalog")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -30,20 +30,22 @@ import GlimpseVision
             try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: folder + "/catalog.json"))
             try FileManager.default.createSymbolicLink(atPath: folder + "/photos", withDestinationPath: Repository.photos)
             let storePath = directory.file("catalog.sqlite")
-            let live = try await open(storePath: storePath, seedFrom: folder)
+            let live = try await open(storePath: storePath, seedFrom: folder, quiet: quiet)
             return Fixture(directory: directory, storePath: storePath, live: live)
         }
 
-        static func configuration(_ folder: String) -> EngineConfiguration {
+        /// Compaction only when the changes grow large, unless `quiet` is given.
+        static func configuration(_ folder: String, quiet: Duration? = nil) -> EngineConfiguration {
             var configuration = EngineConfiguration(catalogDirectory: folder)
             configuration.featurePrintModel = .off
             configuration.labelModel = .off
+            configuration.compactionQuietPeriod = quiet
             return configuration
         }
 
-        static func open(storePath: String, seedFrom folder: String? = nil) async throws -> LiveCatalog {
+        static func open(storePath: String, seedFrom folder: String? = nil, quiet: Duration? = nil) async throws -> LiveCatalog {
             let store = try SQLiteCatalogStore.open(path: storePath, create: true)
-            let configuration = configuration(folder ?? "/nonexistent")
+            let configuration = configuration(folder ?? "/nonexistent", quiet: quiet)
             let models = try EngineModels.load(configuration)
             if let folder {
                 _ = try await StoreSeeding.seed(store, from: folder, refresh: false, models: models, featureCache: nil)
@@ -109,6 +111,28 @@ import GlimpseVision
         #expect(await reopened.sequence == sequence)
         #expect(try await Self.topPlace(reopened, picture) == "harbour-view")
         #expect(reopened.engine.current.snapshot.id == outcome.snapshotID)
+    }
+
+    @Test func onceEditsAreQuietTheMatcherIsFoldedIntoOneSegmentAndAnswersAlike() async throws {
+        let fixture = try await Fixture.make(quiet: .milliseconds(50))
+        let live = fixture.live
+        let (_, picture) = try Self.photo(40)
+        for n in 0..<3 {
+            _ = try await live.apply(.putPlace(
+                place("quiet-\(n)"), photos: [try newPhoto(live, 40 + n, name: "photos/quiet-\(n).jpg")],
+                precondition: .none))
+        }
+        _ = try await live.apply(.deletePlace(id: "quiet-2", precondition: .mustExist))
+        // Compaction runs on another thread once no update came for 50 ms; wait for it, boundedly.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while live.engine.current.matcher?.hasChanges == true, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let matcher = try #require(live.engine.current.matcher)
+        #expect(!matcher.hasChanges && matcher.segmentCount == 1)
+        #expect(matcher.referenceCount == 6 + 2)
+        #expect(try await Self.topPlace(live, picture) == "quiet-0")
+        #expect(try await Self.topPlace(live, try Self.photo(42).picture) == nil)
     }
 
     @Test func aSecondViewFindsItsPlaceAndRemovingItOrThePlaceUndoesThat() async throws {
@@ -185,5 +209,76 @@ import GlimpseVision
         let again = try await live.apply(.putPlace(renamed, photos: nil, precondition: .none))
         #expect(!again.applied.changed && again.snapshotID == applied.snapshotID && again.commitToVisible == nil)
         await live.close()
+    }
+
+    /// A second live catalog on the same store (read-only here; another daemon on a shared database in
+    /// service) serves what the first one wrote once it catches up: place, photo, collection, label
+    /// and whole-catalog edits, to the same snapshot id and the same answers.
+    @Test func aSecondLiveCatalogCatchesUpWithEditsMadeByTheFirst() async throws {
+        let fixture = try await Fixture.make()
+        let writer = fixture.live
+        let configuration = Fixture.configuration("/nonexistent")
+        let reader = try await LiveCatalog.open(
+            store: try SQLiteCatalogStore.open(path: fixture.storePath, mode: .read),
+            photoFolder: PhotoFolder(path: fixture.directory.file("reader-photos")), configuration: configuration)
+        let writerStart = await writer.sequence
+        #expect(try await reader.catchUp() == writerStart)
+
+        let (_, picture) = try Self.photo(40)
+        _ = try await writer.apply(.putPlace(
+            place("harbour-view"), photos: [try newPhoto(writer, 40, name: "photos/harbour-view.jpg")], precondition: .none))
+        let first = try #require(writer.engine.catalog.places.first)
+        _ = try await writer.apply(.addPhoto(
+            placeID: first.id, photo: try newPhoto(writer, 41, name: "photos/second-view.jpg"), precondition: .none))
+        _ = try await writer.apply(.putCollection(
+            CollectionDefinition(id: "harbours", name: "Harbours", summary: "Ports."), members: ["harbour-view", first.id],
+            precondition: .none))
+        _ = try await writer.apply(.setLabels(writer.engine.catalog.labels + ["quay"], precondition: .none))
+        let before = await reader.sequence
+        let written = await writer.sequence
+        #expect(try await reader.catchUp() == written && written > before)
+        #expect(reader.engine.current.snapshot.id == writer.engine.current.snapshot.id)
+        #expect(reader.engine.catalog.definition == writer.engine.catalog.definition)
+        #expect(reader.engine.catalog.collection(id: "harbours")?.places == ["harbour-view", first.id].sorted {
+            (writer.engine.catalog.placeOffset(id: $0) ?? 0) < (writer.engine.catalog.placeOffset(id: $1) ?? 0)
+        })
+        let (readerPlace, writerPlace) = (await reader.place(id: first.id), await writer.place(id: first.id))
+        #expect(readerPlace?.revision == writerPlace?.revision && writerPlace?.photos.count == 2)
+        let (readerLabels, writerLabels) = (await reader.labels, await writer.labels)
+        #expect(readerLabels.revision == writerLabels.revision && readerLabels.labels == writerLabels.labels)
+        #expect(try await Self.topPlace(reader, picture) == "harbour-view")
+        #expect(try await Self.topPlace(reader, try Self.photo(41).picture) == first.id)
+
+        // A deletion, and nothing to do when nothing changed.
+        _ = try await writer.apply(.deletePlace(id: "harbour-view", precondition: .mustExist))
+        try await reader.catchUp()
+        let sequence = await reader.sequence
+        #expect(try await reader.catchUp() == sequence)
+        #expect(try await Self.topPlace(reader, picture) == nil)
+        #expect(reader.engine.current.snapshot.id == writer.engine.current.snapshot.id)
+
+        // A whole catalog replaced: served whole.
+        let definition = writer.engine.catalog.definition
+        var photos: [[NewPhoto]] = []
+        for entry in definition.places.prefix(3) {
+            let stored = try #require(await writer.place(id: entry.id)).photos
+            photos.append(try stored.map { photo in
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: writer.photoFolder.file(for: photo))))
+                return try writer.newPhoto(bytes: bytes, name: photo.name, credit: photo.credit, limits: DecodingLimits())
+            })
+        }
+        let smaller = CatalogDefinition(
+            labels: definition.labels, places: Array(definition.places.prefix(3)).map { place in
+                var place = place
+                place.collections = []
+                return place
+            }, collections: [])
+        _ = try await writer.apply(.replaceCatalog(smaller, photos: photos, replace: true))
+        try await reader.catchUp()
+        #expect(reader.engine.catalog.places.map(\.id) == smaller.places.map(\.id))
+        #expect(reader.engine.current.snapshot.id == writer.engine.current.snapshot.id)
+        #expect(reader.engine.current.matcher?.referenceCount == writer.engine.current.matcher?.referenceCount)
+        await reader.close()
+        await writer.close()
     }
 }

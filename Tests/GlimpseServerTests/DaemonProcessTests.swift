@@ -28,15 +28,19 @@ final class ServeProcess: @unchecked Sendable {
     ///
     /// With `keypointsOnly`, the daemon runs without the feature print and the label model (it starts
     /// in a folder without `Models/`), for tests that restart it many times.
-    init(socket: String, store: String? = nil, keypointsOnly: Bool = false, extra: [String] = []) throws {
+    /// `catalog` is the folder a new store is filled from; `environment` is added to the test environment.
+    init(
+        socket: String, store: String? = nil, keypointsOnly: Bool = false, extra: [String] = [],
+        catalog: String = catalogDirectory, environment: [String: String] = [:]
+    ) throws {
         process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
         process.arguments = [
-            "serve", "--socket", socket, "--catalog", catalogDirectory,
+            "serve", "--socket", socket, "--catalog", catalog,
             "--store", store ?? ((socket as NSString).deletingLastPathComponent + "/catalog.sqlite"),
         ] + (keypointsOnly ? ["--no-featureprint"] : ["--model", repositoryRoot + "/Models/labels.glimpsemodel"]) + extra
         process.currentDirectoryURL = URL(
             fileURLWithPath: keypointsOnly ? (socket as NSString).deletingLastPathComponent : repositoryRoot)
-        process.environment = testEnvironment
+        process.environment = testEnvironment.merging(environment) { $1 }
         process.standardError = errors
         process.standardOutput = errors
         try process.run()

@@ -6,11 +6,12 @@ import GlimpseTestSupport
 import GlimpseVision
 import Testing
 
-@Suite struct StoreEditTests {
+/// The edits' semantics, the same on every backend.
+@Suite(.timeLimit(.minutes(1))) struct StoreEditTests {
     typealias F = StoreFixtures
 
-    @Test func putPlaceCreatesReplacesAndRepeatsAsNoOp() async throws {
-        let (_, store) = try await F.seeded()
+    @Test(arguments: Backend.allCases) func putPlaceCreatesReplacesAndRepeatsAsNoOp(_ backend: Backend) async throws {
+        let (_, store) = try await F.seeded(backend)
         let before = try await store.read(featuresKey: F.key)
         #expect(before.places.map(\.definition.id) == ["a", "b"])
         #expect(before.places[0].photos[0].features == F.features(3))
@@ -37,8 +38,8 @@ import Testing
         #expect(try await store.photoBytes(sha256: F.photo("a2").sha256) == F.photo("a2").bytes)
     }
 
-    @Test func preconditions() async throws {
-        let (_, store) = try await F.seeded()
+    @Test(arguments: Backend.allCases) func preconditions(_ backend: Backend) async throws {
+        let (_, store) = try await F.seeded(backend)
         let current = try await store.read(featuresKey: nil).places[0].revision
         await #expect(throws: StoreError.preconditionFailed(type: "place", id: "a", current: current)) {
             try await store.apply(.putPlace(F.place("a"), photos: nil, precondition: .revision(current - 1)))
@@ -59,8 +60,8 @@ import Testing
         #expect(created.changed)
     }
 
-    @Test func validationRefusals() async throws {
-        let (_, store) = try await F.seeded()
+    @Test(arguments: Backend.allCases) func validationRefusals(_ backend: Backend) async throws {
+        let (_, store) = try await F.seeded(backend)
         await #expect(throws: StoreError.invalidCatalog(.unknownLabel(placeID: "c", label: "lava"))) {
             try await store.apply(.putPlace(F.place("c", labels: ["lava"]), photos: [F.photo("c1")], precondition: .none))
         }
@@ -95,8 +96,8 @@ import Testing
         #expect(after.sequence == 4 && after.places.count == 2 && after.collections.count == 1)
     }
 
-    @Test func photosAddRemoveAndTheLastOne() async throws {
-        let (_, store) = try await F.seeded()
+    @Test(arguments: Backend.allCases) func photosAddRemoveAndTheLastOne(_ backend: Backend) async throws {
+        let (_, store) = try await F.seeded(backend)
         let added = try await store.apply(.addPhoto(placeID: "b", photo: F.photo("b2"), precondition: .none))
         let b = try #require(added.places["b"] ?? nil)
         #expect(b.photos.map(\.name) == ["photos/b1.jpg", "photos/b2.jpg"] && b.revision == added.sequence)
@@ -119,8 +120,8 @@ import Testing
         await #expect(throws: StoreError.self) { try await store.photoBytes(sha256: F.photo("b2").sha256) }
     }
 
-    @Test func collectionsMembersAndDeletion() async throws {
-        let (_, store) = try await F.seeded()
+    @Test(arguments: Backend.allCases) func collectionsMembersAndDeletion(_ backend: Backend) async throws {
+        let (_, store) = try await F.seeded(backend)
         let put = try await store.apply(.putCollection(
             CollectionDefinition(id: "old", name: "Old ones", summary: "Older."), members: ["b"], precondition: .none))
         #expect(Set(put.places.keys) == ["a", "b"])
@@ -136,8 +137,8 @@ import Testing
         #expect(deleted.places["a"] == nil)  // a did not list it any more
     }
 
-    @Test func labelsAndTheChangeLog() async throws {
-        let (_, store) = try await F.seeded()
+    @Test(arguments: Backend.allCases) func labelsAndTheChangeLog(_ backend: Backend) async throws {
+        let (_, store) = try await F.seeded(backend)
         let labels = try await store.apply(.setLabels(["water", "stone", "sand"], precondition: .none))
         #expect(labels.labels == ["water", "stone", "sand"])
         #expect(try await store.read(featuresKey: nil).labelsRevision == labels.sequence)
@@ -149,8 +150,8 @@ import Testing
         #expect(try await store.changes(after: 3).map(\.sequence) == [4, 5])
     }
 
-    @Test func featuresRoundTripAndReExtraction() async throws {
-        let (_, store) = try await F.seeded()
+    @Test(arguments: Backend.allCases) func featuresRoundTripAndReExtraction(_ backend: Backend) async throws {
+        let (_, store) = try await F.seeded(backend)
         let sha = F.photo("a1").sha256
         let other = F.features(7, seed: 2).with(featurePrints: [])
         try await store.storeFeatures(other, sha256: sha, featuresKey: "other-key")
@@ -163,7 +164,7 @@ import Testing
     }
 
     @Test func photosAreMaterialisedIntoACatalog() async throws {
-        let (_, store) = try await F.seeded()
+        let (_, store) = try await F.seededSQLite()
         let (stored, catalog) = try await store.loadCatalog(featuresKey: nil)
         let file = store.photoFolder + "/" + stored.places[0].photos[0].fileName
         #expect(catalog.place(id: "a")?.photoPath == file)

@@ -1,9 +1,18 @@
 import Foundation
 import GlimpseCatalog
 import GlimpseStore
+import GlimpseStorePostgres
 import GlimpseStoreSQLite
 import GlimpseTestSupport
 import GlimpseVision
+import Testing
+
+/// The store backends every edit test runs on.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { rawValue }
+}
 
 /// Small synthetic photos and stores for the store tests.
 enum StoreFixtures {
@@ -30,21 +39,40 @@ enum StoreFixtures {
                         collections: collections, photos: [])
     }
 
-    /// A new store in a new temporary folder.
-    static func store() throws -> (TemporaryDirectory, SQLiteCatalogStore) {
+    /// A new SQLite store in a new temporary folder.
+    static func sqliteStore() throws -> (TemporaryDirectory, SQLiteCatalogStore) {
         let folder = try TemporaryDirectory()
         return (folder, try SQLiteCatalogStore.open(path: folder.file("catalog.sqlite"), create: true))
     }
 
+    /// A new, empty store on `backend`, and what must live as long as it (its folder).
+    static func store(_ backend: Backend) async throws -> (any Sendable, any CatalogStore) {
+        switch backend {
+        case .sqlite: return try sqliteStore()
+        case .postgres: return ((), try await PostgresFixtures.store())
+        }
+    }
+
     /// A store with labels `water`, `stone`, a collection `old` and places `a` (listing `old`) and `b`.
-    static func seeded() async throws -> (TemporaryDirectory, SQLiteCatalogStore) {
-        let (folder, store) = try store()
+    static func seeded(_ backend: Backend) async throws -> (any Sendable, any CatalogStore) {
+        let (keep, store) = try await store(backend)
+        try await seed(store)
+        return (keep, store)
+    }
+
+    /// ``seeded(_:)`` on SQLite.
+    static func seededSQLite() async throws -> (TemporaryDirectory, SQLiteCatalogStore) {
+        let (folder, store) = try sqliteStore()
+        try await seed(store)
+        return (folder, store)
+    }
+
+    private static func seed(_ store: some CatalogStore) async throws {
         _ = try await store.apply(.setLabels(["water", "stone"], precondition: .none))
         _ = try await store.apply(.putCollection(
             CollectionDefinition(id: "old", name: "Old", summary: "Old places."), members: nil, precondition: .none))
         _ = try await store.apply(.putPlace(place("a", labels: ["stone"], collections: ["old"]),
                                             photos: [photo("a1")], precondition: .none))
         _ = try await store.apply(.putPlace(place("b", labels: ["water"]), photos: [photo("b1")], precondition: .none))
-        return (folder, store)
     }
 }

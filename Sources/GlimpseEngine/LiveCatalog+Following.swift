@@ -1,0 +1,102 @@
+import GlimpseStore
+import GlimpseCatalog
+import GlimpseVision
+
+/// Following a store that other processes write too (several daemons on one PostgreSQL database).
+extension LiveCatalog {
+    /// What following the store observed, for the daemon's log and health.
+    public enum FollowEvent: Sendable, Equatable {
+        /// Changes written elsewhere are now served: the sequence before and after.
+        case caughtUp(from: Int64, to: Int64)
+        /// The store cannot be reached: queries keep being answered from the state served, edits fail.
+        case storeUnavailable(reason: String)
+        /// The store can be reached again (and what was missed has been caught up with).
+        case storeRestored
+        /// Catching up failed for another reason; the next signal or poll tries again.
+        case catchUpFailed(reason: String)
+    }
+
+    /// Serves what other processes wrote to the store since the state this catalog serves: reads the
+    /// change log's delta and updates the engine as one of its own edits would.
+    ///
+    /// - Returns: the sequence served afterwards.
+    /// - Throws: ``LiveCatalogError`` when the store cannot be read or the changes cannot be served;
+    ///   the state served is then unchanged.
+    @discardableResult
+    public func catchUp() async throws(LiveCatalogError) -> Int64 {
+        let delta: CatalogDelta
+        do { delta = try await store.delta(after: sequence, featuresKey: featuresKey) } catch { throw .store(error) }
+        guard delta.sequence > sequence else { return sequence }
+        if let whole = delta.whole {
+            try await serveWhole(whole)
+        } else {
+            _ = try await absorb(
+                places: delta.places, collections: delta.collections, labels: delta.labels,
+                labelsRevision: delta.labelsRevision, sequence: delta.sequence)
+        }
+        return sequence
+    }
+
+    /// Follows the store until the calling task is cancelled or the store's signals end: catches up on
+    /// every signal of a change, when the connection comes back, and every `poll` in case a signal was
+    /// lost. Returns at once for a store that only this process writes.
+    ///
+    /// - Parameter onEvent: told of each catch-up and of every change of the store's reachability.
+    public nonisolated func follow(poll: Duration = .seconds(5), onEvent: @escaping @Sendable (FollowEvent) -> Void) async {
+        guard let signals = store.changeSignals() else { return }
+        await setFollowing(true)
+        defer { Task { await self.setFollowing(false) } }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await signal in signals {
+                    switch signal {
+                    case .changed(let sequence):
+                        if let sequence, await sequence <= self.sequence { continue }
+                        await self.catchUpReporting(onEvent)
+                    case .connectionLost(let reason):
+                        await self.noteUnavailable(reason, onEvent)
+                    case .connectionRestored:
+                        await self.catchUpReporting(onEvent)
+                    }
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: poll) } catch { return }
+                    await self.catchUpReporting(onEvent)
+                }
+            }
+            // The signals end when the store closes: stop polling too.
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Catches up, and reports what happened when it changes something or the store's reachability.
+    private func catchUpReporting(_ onEvent: @Sendable (FollowEvent) -> Void) async {
+        let before = sequence
+        do {
+            let after = try await catchUp()
+            if storeProblem != nil {
+                storeProblem = nil
+                onEvent(.storeRestored)
+            }
+            if after != before { onEvent(.caughtUp(from: before, to: after)) }
+        } catch {
+            if case .store(.unavailable(let reason)) = error {
+                noteUnavailable(reason, onEvent)
+            } else {
+                onEvent(.catchUpFailed(reason: "\(error)"))
+            }
+        }
+    }
+
+    private func setFollowing(_ on: Bool) { isFollowing = on }
+
+    /// Records that the store cannot be reached, reporting it once until it is reached again.
+    private func noteUnavailable(_ reason: String, _ onEvent: @Sendable (FollowEvent) -> Void) {
+        guard storeProblem == nil else { return }
+        storeProblem = reason
+        onEvent(.storeUnavailable(reason: reason))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+public import GlimpseCatalog
+
+/// Which features a read decodes.
+package enum FeatureChoice: Sendable {
+    /// None.
+    case none
+    /// Those stored under this key.
+    case key(String)
+    /// Whatever is stored.
+    case any
+
+    /// The choice for a read asking for the features stored under `featuresKey` (none when `nil`).
+    package init(featuresKey: String?) {
+        self = featuresKey.map { .key($0) } ?? .none
+    }
+}
+
+/// A place's fields as every backend stores them in one column (JSON with sorted keys; the photos are
+/// rows of their own).
+package struct PlaceFields: Codable, Equatable, Sendable {
+    package var name: String
+    package var kind: String
+    package var region: String?
+    package var continent: String?
+    package var labels: [String]
+    package var collections: [String]
+
+    /// The fields of `place`.
+    package init(_ place: PlaceDefinition) {
+        name = place.name
+        kind = place.kind
+        region = place.region
+        continent = place.continent
+        labels = place.labels
+        collections = place.collections
+    }
+
+    /// The place with these fields, `id` and `photos`.
+    package func definition(id: String, photos: [PhotoDefinition]) -> PlaceDefinition {
+        PlaceDefinition(id: id, name: name, kind: kind, region: region, continent: continent, labels: labels,
+                        collections: collections, photos: photos)
+    }
+
+    /// The stored JSON of `value` (sorted keys, slashes unescaped).
+    package static func json<T: Encodable>(_ value: T) throws(StoreError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw .invalid(reason: "cannot encode \(T.self): \(error)")
+        }
+    }
+
+    /// Decodes a stored `fields` column of place `placeID`.
+    package static func decode(_ json: String, placeID: String) throws(StoreError) -> PlaceFields {
+        do {
+            return try JSONDecoder().decode(PlaceFields.self, from: Data(json.utf8))
+        } catch {
+            throw .corrupt(path: "place '\(placeID)'", reason: "its fields do not decode: \(error)")
+        }
+    }
+
+    /// A `LIKE` pattern (escape character `\`) that every place whose fields mention `value` as a JSON
+    /// string matches (and perhaps a few others: a prefilter, checked exactly after decoding).
+    package static func mentionPattern(_ value: String) throws(StoreError) -> String {
+        let json = try json([value]).dropFirst().dropLast()
+        var pattern = "%"
+        for character in json {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
+    }
+}
+
+/// A photo row of a place: what a store's `photos` table holds, without the bytes.
+package struct PhotoRow: Equatable, Sendable {
+    package var sha256: String
+    package var name: String
+    package var credit: PhotoCredit?
+
+    /// A photo row from its columns.
+    package init(sha256: String, name: String, credit: PhotoCredit?) {
+        self.sha256 = sha256
+        self.name = name
+        self.credit = credit
+    }
+
+    /// The row a new photo gets.
+    package init(_ photo: NewPhoto) {
+        self.init(sha256: photo.sha256, name: photo.name, credit: photo.credit)
+    }
+
+    /// Decodes a stored `credit` column.
+    package static func credit(_ json: String?) throws(StoreError) -> PhotoCredit? {
+        guard let json else { return nil }
+        do {
+            return try JSONDecoder().decode(PhotoCredit.self, from: Data(json.utf8))
+        } catch {
+            throw .corrupt(path: "photo credit", reason: "it does not decode: \(error)")
+        }
+    }
+
+    /// The stored `credit` column of `credit`.
+    package static func creditColumn(_ credit: PhotoCredit?) throws(StoreError) -> String? {
+        guard let credit else { return nil }
+        return try PlaceFields.json(credit)
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import GlimpseCatalog
+import GlimpseStore
+@testable import GlimpseStorePostgres
+import GlimpseTestSupport
+import PostgresNIO
+import Testing
+
+/// What only the PostgreSQL store does: settings, several writers on one database, change signals,
+/// and a server that goes away.
+@Suite(.timeLimit(.minutes(1))) struct StorePostgresTests {
+    typealias F = StoreFixtures
+    typealias P = PostgresFixtures
+
+    @Test func settingsFromURLsAndTheEnvironment() throws {
+        let url = try ConnectionSettings.parse(
+            url: "postgresql://ann:p%40ss@db.example:6543/cat?sslmode=require&connect_timeout=3", environment: ["PGUSER": "bob"])
+        #expect(url.endpoint == .tcp(host: "db.example", port: 6543) && url.username == "ann" && url.password == "p@ss")
+        #expect(url.database == "cat" && url.tls == .require && url.connectTimeout == .seconds(3))
+        #expect(url.target == "postgres://ann@db.example:6543/cat")
+        let socket = try ConnectionSettings.parse(url: "postgres:///cat?host=/run/pg", environment: ["PGUSER": "bob"])
+        #expect(socket.endpoint == .unixSocket(path: "/run/pg/.s.PGSQL.5432") && socket.username == "bob" && socket.database == "cat")
+        #expect(socket.tlsConfiguration() == nil)
+        let environment = try ConnectionSettings.parse(url: nil, environment: [
+            "PGHOST": "/tmp/x", "PGPORT": "5433", "PGUSER": "glimpse", "PGDATABASE": "d", "PGSSLMODE": "disable",
+        ])
+        #expect(environment.endpoint == .unixSocket(path: "/tmp/x/.s.PGSQL.5433") && environment.database == "d")
+        #expect(try ConnectionSettings.parse(url: nil, environment: ["PGHOST": "h", "PGUSER": "u"]).database == "u")
+        #expect(throws: StoreError.self) { try ConnectionSettings.parse(url: "mysql://x/y", environment: [:]) }
+        #expect(throws: StoreError.self) { try ConnectionSettings.parse(url: "postgres://x/y?sslmode=maybe", environment: [:]) }
+        #expect(throws: StoreError.self) { try ConnectionSettings.parse(url: "postgres://x/y?options=-c", environment: [:]) }
+        #expect(ConnectionSettings.redacted("postgres://a:secret@h/d").contains("secret") == false)
+    }
+
+    @Test func twoDaemonsStartingAtOnceShareOneStore() async throws {
+        let database = try await P.database()
+        async let first = database.open()
+        async let second = database.open()
+        let (a, b) = try await (first, second)
+        #expect(a.storeID == b.storeID && UUID(uuidString: a.storeID) != nil && a.schemaVersion == 1)
+        _ = try await a.apply(.setLabels(["water"], precondition: .none))
+        #expect(try await b.read(featuresKey: nil).labels == ["water"])
+        await a.close()
+        await b.close()
+        let again = try await database.open()
+        #expect(again.storeID == b.storeID)
+        await again.close()
+    }
+
+    @Test func refusesANewerSchema() async throws {
+        let database = try await P.database()
+        let store = try await database.open()
+        await store.close()
+        try await P.admin(try TestPostgres.server(), database: database.name) { connection in
+            try await connection.query("UPDATE store_meta SET value = '99' WHERE key = 'schema_version'", logger: P.logger)
+        }
+        await #expect(throws: StoreError.schemaTooNew(path: store.target, found: 99, supported: 1)) {
+            try await database.open()
+        }
+    }
+
+    /// Two store objects on one database, as two daemons: edits serialise, none is lost, and a
+    /// precondition one of them checks sees the other's commits.
+    @Test func concurrentWritersSerialise() async throws {
+        let database = try await P.database()
+        let (a, b) = (try await database.open(), try await database.open())
+        _ = try await a.apply(.setLabels(["water"], precondition: .none))
+        let applied = try await withThrowingTaskGroup(of: AppliedEdit.self) { group in
+            for index in 0..<20 {
+                let store = index.isMultiple(of: 2) ? a : b
+                group.addTask {
+                    try await store.apply(.putPlace(F.place("p\(index)"), photos: [F.photo("p\(index)")], precondition: .none))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(applied.map(\.sequence)) == Set(2...21))
+        let log = try await b.changes(after: 0)
+        #expect(log.map(\.sequence) == Array(1...21))
+        #expect(zip(log, log.dropFirst()).allSatisfy { $0.sequence < $1.sequence })
+        #expect(try await a.read(featuresKey: nil).places.count == 20)
+
+        // Both edit p0 at the revision they read: exactly one wins, the other is told the new revision.
+        let revision = try #require(try await a.read(featuresKey: nil).places.first { $0.definition.id == "p0" }).revision
+        let results = await withTaskGroup(of: Result<AppliedEdit, StoreError>.self) { group in
+            for store in [a, b] {
+                group.addTask {
+                    do throws(StoreError) {
+                        return .success(try await store.apply(.putPlace(
+                            F.place("p0", labels: ["water"]), photos: nil, precondition: .revision(revision))))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let won = results.compactMap { try? $0.get() }
+        #expect(won.count == 1)
+        let winner = try #require(won.first)
+        #expect(results.contains { $0 == .failure(.preconditionFailed(type: "place", id: "p0", current: winner.sequence)) })
+        await a.close()
+        await b.close()
+    }
+
+    @Test func changeSignalsHearAnotherStoresEdits() async throws {
+        let database = try await P.database()
+        let (listener, writer) = (try await database.open(), try await database.open())
+        let signals = try #require(listener.changeSignals())
+        var iterator = signals.makeAsyncIterator()
+        #expect(await iterator.next() == .changed(sequence: nil))  // listening
+        let own = try await listener.apply(.setLabels(["water"], precondition: .none))
+        #expect(await iterator.next() == .changed(sequence: own.sequence))
+        let other = try await writer.apply(.setLabels(["water", "stone"], precondition: .none))
+        let committed = ContinuousClock.now
+        #expect(await iterator.next() == .changed(sequence: other.sequence))
+        let heard = ContinuousClock.now - committed
+        #expect(heard < .seconds(1), "the other store's edit was heard \(heard) after it committed")
+        print("glimpse-store-postgres: another store's edit heard \(heard) after its commit returned")
+        await listener.close()
+        #expect(await iterator.next() == nil)
+        await writer.close()
+    }
+
+    @Test func listenerReconnectsWhenItsBackendIsTerminated() async throws {
+        let database = try await P.database()
+        let store = try await database.open()
+        var iterator = try #require(store.changeSignals()).makeAsyncIterator()
+        #expect(await iterator.next() == .changed(sequence: nil))  // listening
+        _ = try await store.apply(.setLabels(["water"], precondition: .none))
+        #expect(await iterator.next() == .changed(sequence: 1))
+        let terminated = try await P.admin(try TestPostgres.server()) { connection in
+            try await connection.query("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE application_name = 'glimpse-listener' AND datname = \(database.name)
+                """, logger: P.logger).collect().count
+        }
+        #expect(terminated == 1)
+        guard case .connectionLost = await iterator.next() else { Issue.record("expected connectionLost"); return }
+        #expect(await iterator.next() == .connectionRestored)
+        let edit = try await store.apply(.setLabels(["water", "stone"], precondition: .none))
+        #expect(await iterator.next() == .changed(sequence: edit.sequence))
+        await store.close()
+    }
+
+    /// With the server stopped, calls fail fast with `.unavailable`; the listener says it lost its
+    /// connection, and says when it is back after the server restarts.
+    @Test func aStoppedServerIsUnavailableAndTheListenerComesBack() async throws {
+        let cluster = try TestPostgres.startCluster()
+        defer { cluster.stop() }
+        let database = try await P.database(on: cluster.server)
+        let store = try await database.open(["PGCONNECT_TIMEOUT": "2"])
+        var iterator = try #require(store.changeSignals()).makeAsyncIterator()
+        #expect(await iterator.next() == .changed(sequence: nil))  // listening
+        _ = try await store.apply(.setLabels(["water"], precondition: .none))
+        #expect(await iterator.next() == .changed(sequence: 1))
+
+        try cluster.stopServer()
+        guard case .connectionLost = await iterator.next() else { Issue.record("expected connectionLost"); return }
+        let started = ContinuousClock.now
+        do {
+            _ = try await store.apply(.setLabels(["water", "stone"], precondition: .none))
+            Issue.record("an edit succeeded with the server stopped")
+        } catch {
+            guard case .unavailable = error else { Issue.record("expected unavailable, got \(error)"); return }
+            #expect(error.description.contains("retry the edit later"))
+            print("glimpse-store-postgres: with the server stopped: \(error)")
+        }
+        let waited = ContinuousClock.now - started
+        // The connect timeout (2 s) bounds it; the margin is for a machine busy with other tests' work,
+        // which delays the timer and the caller's resumption alike.
+        #expect(waited < .seconds(8), "an edit took \(waited) to fail")
+        print("glimpse-store-postgres: edit with the server stopped failed after \(waited)")
+
+        try cluster.start()
+        #expect(await iterator.next() == .connectionRestored)
+        let edit = try await store.apply(.setLabels(["water", "stone"], precondition: .none))
+        #expect(await iterator.next() == .changed(sequence: edit.sequence))
+        #expect(try await store.delta(after: 1, featuresKey: nil).labels == ["water", "stone"])
+        await store.close()
+    }
+}

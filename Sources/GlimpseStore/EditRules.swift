@@ -1,4 +1,4 @@
-public import GlimpseCatalog
+package import GlimpseCatalog
 
 /// The checks every store backend runs inside its write transaction, against the state it read there.
 package enum EditRules {

@@ -1,5 +1,5 @@
 import Foundation
-public import GlimpseCatalog
+package import GlimpseCatalog
 
 /// Which features a read decodes.
 package enum FeatureChoice: Sendable {

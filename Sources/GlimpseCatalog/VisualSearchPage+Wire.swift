@@ -1,5 +1,5 @@
 import Foundation
-public import GlimpseIntents
+import GlimpseIntents
 public import GlimpseWire
 import GlimpseImage
 import GlimpseLabels

@@ -1,7 +1,7 @@
 import Foundation
 public import GlimpseWire
-public import NIOCore
-public import NIOHTTP1
+import NIOCore
+import NIOHTTP1
 
 /// The catalog-edit routes (docs/api.md, "Editing the catalog"), as `glimpse catalog --socket` uses them.
 ///

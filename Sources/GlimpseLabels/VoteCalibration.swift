@@ -1,4 +1,4 @@
-public import GlimpseIndex
+package import GlimpseIndex
 
 /// The nearest reference rows of each row of each query, nearest first: the input of the vote, of
 /// calibration and of leave-one-out evaluation.

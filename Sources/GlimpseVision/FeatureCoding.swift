@@ -1,5 +1,5 @@
 import GlimpseFeaturePrint
-public import GlimpseFiles
+package import GlimpseFiles
 
 /// How one picture's features are written as bytes: the per-reference coding of the feature cache
 /// (``FeatureCache``) and of the catalog store's feature column, kept in one place so both read

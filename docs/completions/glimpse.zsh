@@ -86,7 +86,7 @@ _glimpse_serve() {
         '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
         '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
         '--no-featureprint[Match on keypoints alone, without the feature print.]'
-        '--store[The catalog store (a SQLite file) to serve and edit. Default\: $GLIMPSE_STORE, else stores/<folder>-<hash>.sqlite in $XDG_DATA_HOME/glimpse (~/.local/share/glimpse) for the --catalog folder.]:store:'
+        '--store[The catalog store to serve and edit\: a SQLite file, or a PostgreSQL database that several daemons share (postgres\://user@host/db, or '\''postgres'\'' for the PG* variables). Default\: $GLIMPSE_STORE, else stores/<folder>-<hash>.sqlite in $XDG_DATA_HOME/glimpse (~/.local/share/glimpse) for the --catalog folder.]:store:'
         '--no-store[Serve the --catalog folder as it is, without a store\: nothing can be edited.]'
         '*--admin-uid[Allow this user id to edit the catalog (repeatable; default\: only the daemon'\''s own user).]:admin-uid:'
         '*--admin-gid[Allow this group id, primary or supplementary, to edit the catalog (repeatable).]:admin-gid:'
@@ -366,7 +366,7 @@ _glimpse_catalog_import() {
     local -i ret=1
     local -ar arg_specs=(
         ':directory:'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--replace[Replace whatever the store holds.]'
         '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
@@ -385,7 +385,7 @@ _glimpse_catalog_export() {
     local -i ret=1
     local -ar arg_specs=(
         ':directory:'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -398,7 +398,7 @@ _glimpse_catalog_export() {
 _glimpse_catalog_check() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
         '--no-featureprint[Match on keypoints alone, without the feature print.]'
@@ -413,7 +413,7 @@ _glimpse_catalog_check() {
 _glimpse_catalog_show() {
     local -i ret=1
     local -ar arg_specs=(
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -429,7 +429,7 @@ _glimpse_catalog_put-place() {
         ':id:'
         '--json[The place'\''s fields, as catalog.json lists a place.]:file:'
         '*--photo[A reference photo; may be repeated.]:image:'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
         '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
@@ -448,7 +448,7 @@ _glimpse_catalog_delete-place() {
     local -i ret=1
     local -ar arg_specs=(
         ':id:'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
         '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
@@ -472,7 +472,7 @@ _glimpse_catalog_add-photo() {
         '--credit-author[Who made the photo.]:credit-author:'
         '--credit-license[The photo'\''s license, such as CC-BY-SA-4.0.]:credit-license:'
         '--credit-source[Where the photo was taken from.]:credit-source:'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
         '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
@@ -492,7 +492,7 @@ _glimpse_catalog_remove-photo() {
     local -ar arg_specs=(
         ':id:'
         ':sha256:'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
         '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
@@ -515,7 +515,7 @@ _glimpse_catalog_put-collection() {
         '--summary[One sentence describing what it holds.]:summary:'
         '*--member[A place that belongs to it; may be repeated.]:place:'
         '--keep-members[Leave which places list it as it is (the default without --member).]'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
         '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'
@@ -534,7 +534,7 @@ _glimpse_catalog_delete-collection() {
     local -i ret=1
     local -ar arg_specs=(
         ':id:'
-        '--store[The catalog store file (default\: $GLIMPSE_STORE, else the one `glimpse serve` keeps for --catalog).]:file:'
+        '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
         '--socket[Send the edit to the daemon serving the store, on this socket (it must let this user edit).]:path:'
         '--if-match[Apply only if the entity is at this revision ('\''*'\''\: only if it exists).]:rev:'

@@ -4,7 +4,7 @@ import GlimpseTestSupport
 import Testing
 
 /// ``CatalogStore/delta(after:featuresKey:)``, the same on every backend.
-@Suite(.timeLimit(.minutes(1))) struct StoreDeltaTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreDeltaTests {
     typealias F = StoreFixtures
 
     @Test(arguments: Backend.allCases) func namesWhatChangedWithItsStateNow(_ backend: Backend) async throws {

@@ -7,7 +7,7 @@ import GlimpseVision
 import Testing
 
 /// The edits' semantics, the same on every backend.
-@Suite(.timeLimit(.minutes(1))) struct StoreEditTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreEditTests {
     typealias F = StoreFixtures
 
     @Test(arguments: Backend.allCases) func putPlaceCreatesReplacesAndRepeatsAsNoOp(_ backend: Backend) async throws {

@@ -7,7 +7,7 @@ import GlimpseTestSupport
 import GlimpseVision
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct StoreTransferTests {
+@Suite(.timeLimit(.minutes(5))) struct StoreTransferTests {
     /// Stand-in features (extraction is not what this tests): a few keypoints per photo.
     static func fakeFeatures(_ photos: [ReferencePhoto]) -> [ImageFeatures] {
         photos.indices.map { StoreFixtures.features(2 + $0 % 5, seed: Float($0)) }

@@ -55,11 +55,15 @@ enum StoreLocation: Equatable, CustomStringConvertible {
             let store = try SQLiteCatalogStore.open(path: path, create: create, mode: mode)
             return OpenedStore(store: store, photoFolder: PhotoFolder(path: store.photoFolder), location: self)
         case .postgres(let url):
+            // The PostgreSQL client logs each failed connection attempt at info: the daemon says once
+            // what is wrong instead, so its messages are kept to warnings unless debugging.
+            var clientLogger = logger
+            if clientLogger.logLevel > .debug { clientLogger.logLevel = max(clientLogger.logLevel, .warning) }
             var delay = Duration.milliseconds(500)
             var told = false
             while true {
                 do throws(StoreError) {
-                    let store = try await PostgresCatalogStore.open(url: url, logger: logger)
+                    let store = try await PostgresCatalogStore.open(url: url, logger: clientLogger)
                     return OpenedStore(store: store, photoFolder: Self.photoCache(storeID: store.storeID), location: self)
                 } catch {
                     guard case .unavailable(let reason) = error, let waiting else { throw error }

@@ -20,9 +20,10 @@ public final class FileLock: Sendable {
         case failed(path: String, reason: String)
     }
 
-    /// Takes the lock on `path` (creating the file), without waiting.
+    /// Takes the lock on `path` (creating the file), without waiting on a holder.
     ///
-    /// - Throws: ``Failure/held(path:holder:)`` at once when another process holds it,
+    /// - Throws: ``Failure/held(path:holder:)`` when another process holds it (confirmed over
+    ///   ``releaseGrace``),
     ///   ``Failure/failed(path:reason:)`` when the file cannot be opened or locked.
     public static func acquire(_ path: String) throws(Failure) -> FileLock {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -40,17 +41,32 @@ public final class FileLock: Sendable {
         return FileLock(path: path, descriptor: fd)
     }
 
-    /// Takes the exclusive `flock` of the open file `fd` without waiting, retrying when a signal
-    /// interrupts it.
+    /// Takes the exclusive `flock` of the open file `fd` without waiting on a holder, retrying when a
+    /// signal interrupts it.
+    ///
+    /// A refusal is confirmed over ``releaseGrace``: a lock its holder has just released stays held
+    /// until every copy of the holder's descriptor is closed, and a child process the holder was
+    /// spawning at that moment keeps a copy between its fork and its exec (where `O_CLOEXEC` closes it).
     ///
     /// - Returns: 0 when it is taken, else the `errno` (`EWOULDBLOCK` when another process holds it).
     public static func lockExclusively(_ fd: Int32) -> Int32 {
-        var status: Int32 = 0
-        repeat {
-            status = flock(fd, LOCK_EX | LOCK_NB)
-        } while status != 0 && errno == EINTR
-        return status == 0 ? 0 : errno
+        var waited = 0
+        while true {
+            var status: Int32 = 0
+            repeat {
+                status = flock(fd, LOCK_EX | LOCK_NB)
+            } while status != 0 && errno == EINTR
+            if status == 0 { return 0 }
+            let code = errno
+            guard code == EWOULDBLOCK, waited < releaseGraceMilliseconds else { return code }
+            usleep(10_000)
+            waited += 10
+        }
     }
+
+    /// How long a held lock is retried before it is reported held: 250 ms.
+    public static let releaseGrace: Duration = .milliseconds(releaseGraceMilliseconds)
+    private static let releaseGraceMilliseconds = 250
 
     /// The process id written in the lock file at `path`, when it names one.
     public static func holder(of path: String) -> Int32? {

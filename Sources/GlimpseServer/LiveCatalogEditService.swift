@@ -31,6 +31,7 @@ public struct LiveCatalogEditService: CatalogEditService {
 
     // MARK: - Reading
 
+    /// Where the catalog lives and which state is served (``CatalogEditService/info()``).
     public func info() async -> CatalogInfoJSON {
         let generation = live.engine.current
         let catalog = generation.catalog
@@ -41,19 +42,23 @@ public struct LiveCatalogEditService: CatalogEditService {
             storeProblem: await live.storeProblem)
     }
 
+    /// Why edits cannot be stored now, or `nil` (``CatalogEditService/storeProblem()``).
     public func storeProblem() async -> String? {
         await live.storeProblem
     }
 
+    /// The place as stored, or `nil`.
     public func place(id: String) async throws -> StoredPlaceJSON? {
         await live.place(id: id).map(Self.json)
     }
 
+    /// The collection as stored, or `nil`.
     public func collection(id: String) async throws -> StoredCollectionJSON? {
         guard let stored = await live.collection(id: id) else { return nil }
         return json(stored)
     }
 
+    /// The label vocabulary and its revision.
     public func labels() async throws -> LabelsJSON {
         let (labels, revision) = await live.labels
         return LabelsJSON(labels: labels, revision: revision)
@@ -61,6 +66,7 @@ public struct LiveCatalogEditService: CatalogEditService {
 
     // MARK: - Editing
 
+    /// Creates or replaces a place: decodes and extracts the uploaded photos, then applies the edit.
     public func putPlace(
         id: String, _ place: PlaceEditJSON, photos: [PhotoUpload]?, condition: EditCondition
     ) async throws -> EditOutcome {
@@ -74,19 +80,23 @@ public struct LiveCatalogEditService: CatalogEditService {
         return try await apply(.putPlace(definition, photos: made, precondition: condition.store), place: id)
     }
 
+    /// Deletes a place.
     public func deletePlace(id: String, condition: EditCondition) async throws -> EditOutcome {
         try await apply(.deletePlace(id: id, precondition: condition.store), place: id)
     }
 
+    /// Adds a photo to a place, decoded and extracted first.
     public func addPhoto(placeID: String, _ photo: PhotoUpload, condition: EditCondition) async throws -> EditOutcome {
         let made = try newPhoto(photo, placeID: placeID, what: "the photo")
         return try await apply(.addPhoto(placeID: placeID, photo: made, precondition: condition.store), place: placeID)
     }
 
+    /// Removes one of a place's photos by its SHA-256.
     public func removePhoto(placeID: String, photoID: String, condition: EditCondition) async throws -> EditOutcome {
         try await apply(.removePhoto(placeID: placeID, sha256: photoID, precondition: condition.store), place: placeID)
     }
 
+    /// Creates or replaces a collection.
     public func putCollection(
         id: String, _ collection: CollectionEditJSON, condition: EditCondition
     ) async throws -> EditOutcome {
@@ -96,10 +106,12 @@ public struct LiveCatalogEditService: CatalogEditService {
             .putCollection(definition, members: collection.places, precondition: condition.store), collection: id)
     }
 
+    /// Deletes a collection.
     public func deleteCollection(id: String, condition: EditCondition) async throws -> EditOutcome {
         try await apply(.deleteCollection(id: id, precondition: condition.store), collection: id)
     }
 
+    /// Replaces the label vocabulary.
     public func putLabels(_ labels: [String], condition: EditCondition) async throws -> EditOutcome {
         try await apply(.setLabels(labels, precondition: condition.store))
     }

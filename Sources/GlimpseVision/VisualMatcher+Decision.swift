@@ -1,0 +1,84 @@
+import GlimpseFeaturePrint
+import Foundation
+import GlimpseImage
+
+/// Which candidate wins, whether it is accepted, with what confidence, and the report.
+extension VisualMatcher {
+    func sortCandidates(_ list: [MatchCandidate]) -> [MatchCandidate] {
+        list.sorted { l, r in
+            if l.verified != r.verified { return l.verified }
+            if l.score != r.score { return l.score > r.score }
+            return l.votes > r.votes
+        }
+    }
+
+    /// Per reference, keeps the better of the two orientations' candidates.
+    func merge(_ a: [MatchCandidate], _ b: [MatchCandidate]) -> [MatchCandidate] {
+        var best: [String: MatchCandidate] = [:]
+        for c in a + b {
+            if let old = best[c.referenceID] {
+                let better = sortCandidates([old, c]).first ?? old
+                best[c.referenceID] = better
+            } else {
+                best[c.referenceID] = c
+            }
+        }
+        return sortCandidates(Array(best.values))
+    }
+
+    /// The print similarity of the reference named `id`, and that of the most similar other reference,
+    /// when prints were compared.
+    func similarity(of id: String, in similarity: PrintComparison?) -> (similarity: Double, rival: Double)? {
+        guard let similarity, let index = groupIndex[id], index < similarity.values.count else { return nil }
+        return (Double(similarity.values[index]), Double(similarity.rival(of: index)))
+    }
+
+    /// The candidate with the highest confidence.
+    func best(_ found: [MatchCandidate], similarity: PrintComparison?) -> MatchCandidate? {
+        found.max { confidence($0, similarity: similarity) < confidence($1, similarity: similarity) }
+    }
+
+    /// Whether `candidate` is accepted as the place shown.
+    func accepts(_ candidate: MatchCandidate?, similarity: PrintComparison?) -> Bool {
+        guard let candidate, candidate.verified else { return false }
+        return confidence(candidate, similarity: similarity) >= MatchDecision.acceptLine
+    }
+
+    func confidence(_ candidate: MatchCandidate, similarity: PrintComparison?) -> Double {
+        let printed = self.similarity(of: candidate.referenceID, in: similarity)
+        return configuration.decision.confidence(
+            score: candidate.verified ? candidate.score : 0, similarity: printed?.similarity, rival: printed?.rival ?? 0,
+            acceptScore: configuration.acceptScore)
+    }
+
+    func report(
+        _ found: [MatchCandidate], similarity: PrintComparison?, limit: Int, timings: StageTimings, keypoints: Int,
+        usedMirror: Bool, featurePrint: FeaturePrint? = nil
+    ) -> MatchReport {
+        var ranked = found
+        if let similarity {
+            // References close by print that were never verified still rank, by print alone.
+            let present = Set(found.map(\.referenceID))
+            for group in PrintSimilarity.top(similarity.values, count: max(0, limit))
+            where similarity.bestReferences[group] >= 0 && !present.contains(groupIDs[group]) {
+                ranked.append(MatchCandidate(
+                    referenceID: groupIDs[group], votes: 0, verified: false, inliers: 0, score: 0, mirrored: false))
+            }
+        }
+        let scored = ranked.map { candidate in
+            candidate.with(similarity: self.similarity(of: candidate.referenceID, in: similarity)?.similarity,
+                           confidence: confidence(candidate, similarity: similarity))
+        }
+        .sorted { l, r in
+            if l.confidence != r.confidence { return l.confidence > r.confidence }
+            if l.verified != r.verified { return l.verified }
+            if l.score != r.score { return l.score > r.score }
+            return l.votes > r.votes
+        }
+        let top = Array(scored.prefix(max(0, limit)))
+        let accepted = scored.first.flatMap { $0.verified && $0.confidence >= MatchDecision.acceptLine ? $0 : nil }
+        return MatchReport(
+            candidates: top, accepted: accepted, timings: timings, queryKeypoints: keypoints, usedMirror: usedMirror,
+            featurePrint: featurePrint)
+    }
+}

@@ -1,0 +1,66 @@
+import GlimpseFeaturePrint
+import Foundation
+import GlimpseImage
+
+/// The matcher's second signal: the query's feature print against every group's, and the groups it
+/// brings to verification that the keypoint shortlist missed.
+extension VisualMatcher {
+    /// The cosine similarity of `image`'s feature print to every group's (its best reference view), in
+    /// group order, or `nil` when the print cannot be computed (the query then runs on keypoints alone).
+    func printSimilarities(of image: PixelBuffer, timings: inout StageTimings) -> (print: FeaturePrint, similarity: PrintComparison)? {
+        guard let printer, printDimension > 0 else { return nil }
+        let t = StageInstant.now()
+        defer { timings.addFeaturePrint(since: t) }
+        guard let query = try? printer.featurePrint(of: image), query.dimension == printDimension else { return nil }
+        // Per group, the best similarity of its live references' views (at least 0), and which reference.
+        var values = [Float](repeating: 0, count: groupIDs.count)
+        var best = [Float](repeating: 0, count: groupIDs.count)
+        var bestReferences = [Int](repeating: -1, count: groupIDs.count)
+        for (s, segment) in segments.enumerated() where !segment.printOwners.isEmpty {
+            let rows = PrintSimilarity.cosines(query.values, against: segment.prints, dimension: printDimension)
+            let base = segmentStarts[s]
+            for (similarity, owner) in zip(rows, segment.printOwners) {
+                let reference = base + Int(owner)
+                guard live[reference] else { continue }
+                let group = Int(segment.groups[Int(owner)])
+                if bestReferences[group] < 0 || similarity > best[group] {
+                    best[group] = similarity
+                    bestReferences[group] = reference
+                    values[group] = max(0, similarity)
+                }
+            }
+        }
+        return (query, PrintComparison(values, bestReferences: bestReferences))
+    }
+
+    /// The ``VisionConfiguration/printShortlistSize`` references most similar by print whose groups
+    /// were not verified already (each group's most similar reference), most similar first.
+    func nearestByPrint(_ similarity: PrintComparison, excluding found: [MatchCandidate]) -> [Int] {
+        let seen = Set(found.filter(\.verified).map(\.referenceID))
+        let order = PrintSimilarity.top(similarity.values, count: configuration.printShortlistSize + seen.count)
+        return Array(order.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
+            similarity.bestReferences[group] >= 0 ? similarity.bestReferences[group] : nil
+        }.prefix(configuration.printShortlistSize))
+    }
+
+    /// `found` with verified candidates for `references` in place of any unverified entries of the same
+    /// references.
+    func verifyExtra(
+        _ features: ImageFeatures, _ references: [Int], into found: [MatchCandidate], mirrored: Bool,
+        verified: inout [Int: Verification]
+    ) -> [MatchCandidate] {
+        guard !references.isEmpty else { return found }
+        let added = Set(references.map(groupID(of:)))
+        var out = found.filter { !added.contains($0.referenceID) }
+        for ref in references {
+            let v = verification(features, reference: ref, keepingPairs: true)
+            verified[ref] = v
+            let id = groupID(of: ref)
+            let votes = found.first { $0.referenceID == id }?.votes ?? 0
+            out.append(MatchCandidate(
+                referenceID: id, votes: votes, verified: true, inliers: v.inliers,
+                score: Double(v.score), mirrored: mirrored))
+        }
+        return sortCandidates(out)
+    }
+}

@@ -140,10 +140,8 @@ extension Catalog {
         let folder: String
         if let explicit = environment["GLIMPSE_CACHE_DIR"], !explicit.isEmpty {
             folder = explicit
-        } else if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            folder = xdg + "/glimpse"
-        } else if let home = environment["HOME"], !home.isEmpty {
-            folder = home + "/.cache/glimpse"
+        } else if let cache = UserFolders.cacheHome(environment: environment) {
+            folder = cache + "/glimpse"
         } else {
             return nil
         }

@@ -10,13 +10,7 @@ extension SQLiteCatalogStore {
         catalogDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
         if let path = environment["GLIMPSE_STORE"], !path.isEmpty { return path }
-        let data: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            data = xdg + "/glimpse"
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            data = home + "/.local/share/glimpse"
-        }
-        return data + "/stores/" + FolderTag.of(catalogDirectory) + ".sqlite"
+        let data = UserFolders.dataHome(environment: environment) ?? NSHomeDirectory() + "/.local/share"
+        return data + "/glimpse/stores/" + FolderTag.of(catalogDirectory) + ".sqlite"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseFiles
 import GlimpseStore
 import GlimpseStorePostgres
 import GlimpseStoreSQLite
@@ -81,13 +82,7 @@ enum StoreLocation: Equatable, CustomStringConvertible {
     /// Where a database store's photos are kept as files for this host: `glimpse/photos/<store id>` in
     /// `$XDG_CACHE_HOME` (or `~/.cache`). A cache, filled from the database.
     static func photoCache(storeID: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> PhotoFolder {
-        let cache: String
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            cache = xdg
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            cache = home + "/.cache"
-        }
+        let cache = UserFolders.cacheHome(environment: environment) ?? NSHomeDirectory() + "/.cache"
         return PhotoFolder(path: cache + "/glimpse/photos/" + storeID)
     }
 

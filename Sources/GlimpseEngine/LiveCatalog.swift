@@ -29,7 +29,6 @@ public actor LiveCatalog {
     public internal(set) var storeProblem: String?
     /// Whether ``follow(poll:onEvent:)`` is running (it notices when the store is reachable again).
     var isFollowing = false
-    var definition: CatalogDefinition
     var places: [String: StoredPlace]
     var collections: [String: StoredCollection]
     var labelsRevision: Int64
@@ -74,8 +73,6 @@ public actor LiveCatalog {
         }
         let (known, missing) = knownFeatures(of: stored.places, in: photoFolder)
         var features = known
-        var shaOf: [String: String] = [:]
-        for entry in missing { shaOf[entry.key] = entry.sha256 }
         if configuration.matchesPictures, !missing.isEmpty {
             let extracted: [String: ImageFeatures]
             do {
@@ -85,10 +82,10 @@ public actor LiveCatalog {
             } catch {
                 throw .engine(error)
             }
-            for (reference, made) in extracted {
-                features[reference] = made
-                guard let sha = shaOf[reference] else { continue }
-                do { try await store.storeFeatures(made, sha256: sha, featuresKey: key) } catch { throw .store(error) }
+            for entry in missing {
+                guard let made = extracted[entry.key] else { continue }
+                features[entry.key] = made
+                do { try await store.storeFeatures(made, sha256: entry.sha256, featuresKey: key) } catch { throw .store(error) }
             }
         }
         let engine: Engine
@@ -107,7 +104,6 @@ public actor LiveCatalog {
         self.storeID = stored.storeID
         self.featuresKey = featuresKey
         self.sequence = stored.sequence
-        self.definition = stored.definition
         self.places = Dictionary(stored.places.map { ($0.definition.id, $0.withoutFeatures) }, uniquingKeysWith: { $1 })
         self.collections = Dictionary(stored.collections.map { ($0.definition.id, $0) }, uniquingKeysWith: { $1 })
         self.labelsRevision = stored.labelsRevision
@@ -128,7 +124,7 @@ public actor LiveCatalog {
     public func collection(id: String) -> StoredCollection? { collections[id] }
 
     /// The label vocabulary and its revision.
-    public var labels: (labels: [String], revision: Int64) { (definition.labels, labelsRevision) }
+    public var labels: (labels: [String], revision: Int64) { (engine.catalog.labels, labelsRevision) }
 
     // MARK: - Editing
 
@@ -197,7 +193,6 @@ public actor LiveCatalog {
         // Photos stored without features for this engine's key are extracted by the update.
         let features = Self.knownFeatures(of: stored.places, in: photoFolder).known
         do { try engine.update(to: catalog, features: features) } catch { throw .engine(error) }
-        definition = stored.definition
         sequence = stored.sequence
         places = Dictionary(stored.places.map { ($0.definition.id, $0.withoutFeatures) }, uniquingKeysWith: { $1 })
         collections = Dictionary(stored.collections.map { ($0.definition.id, $0) }, uniquingKeysWith: { $1 })
@@ -259,7 +254,6 @@ public actor LiveCatalog {
             }
             let generation = try engine.update(
                 to: catalog, features: features, changedPlaces: Set(changedPlaces.keys))
-            definition = catalog.definition
             sequence = newSequence
             return generation
         } catch let error as CatalogError {

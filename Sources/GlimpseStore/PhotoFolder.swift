@@ -26,21 +26,11 @@ public struct PhotoFolder: Sendable {
         var created = false
         for photo in photos {
             if !created {
-                do {
-                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-                } catch {
-                    throw .io(path: path, reason: "cannot create the photo folder: \(error.localizedDescription)")
-                }
+                try createFolder()
                 created = true
             }
             let file = path + "/" + StoredPhoto.fileName(sha256: photo.sha256, name: photo.name)
-            if AtomicFile.size(of: file) == photo.bytes.count { continue }
-            do throws(FileError) {
-                try AtomicFile.replace(file, with: photo.bytes)
-            } catch {
-                throw .io(path: file, reason: error.reason)
-            }
-            chmod(file, 0o444)
+            if AtomicFile.size(of: file) != photo.bytes.count { try store(photo.bytes, as: file) }
         }
     }
 
@@ -51,27 +41,35 @@ public struct PhotoFolder: Sendable {
     ///   store's errors when bytes cannot be read.
     @discardableResult
     public func materialize(_ places: some Sequence<StoredPlace>, from store: any CatalogStore) async throws(StoreError) -> Int {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: path, reason: "cannot create the photo folder: \(error.localizedDescription)")
-        }
+        try createFolder()
         var written = 0
         var seen = Set<String>()
         for place in places {
             for photo in place.photos where seen.insert(photo.fileName).inserted {
                 let file = file(for: photo)
                 if AtomicFile.size(of: file) == photo.byteCount { continue }
-                let bytes = try await store.photoBytes(sha256: photo.sha256)
-                do throws(FileError) {
-                    try AtomicFile.replace(file, with: bytes)
-                } catch {
-                    throw .io(path: file, reason: error.reason)
-                }
-                chmod(file, 0o444)
+                try self.store(try await store.photoBytes(sha256: photo.sha256), as: file)
                 written += 1
             }
         }
         return written
+    }
+
+    private func createFolder() throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: path, reason: "cannot create the photo folder: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `bytes` as `file`, atomically and read-only.
+    private func store(_ bytes: [UInt8], as file: String) throws(StoreError) {
+        do throws(FileError) {
+            try AtomicFile.replace(file, with: bytes)
+        } catch {
+            throw .io(path: file, reason: error.reason)
+        }
+        chmod(file, 0o444)
     }
 }

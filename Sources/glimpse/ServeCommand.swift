@@ -253,7 +253,7 @@ struct ServeCommand: AsyncParsableCommand {
                 case .upToDate:
                     break
                 }
-            } catch StoreError.conflict where location.kind == "postgres" {
+            } catch StoreError.conflict where location.isShared {
                 // Another daemon filled the shared database first: serve what it holds.
                 logger.info("the catalog database was filled by another daemon meanwhile", metadata: ["store": "\(path)"])
             } catch {

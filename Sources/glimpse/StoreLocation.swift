@@ -35,6 +35,12 @@ enum StoreLocation: Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether several processes may write the store at once (a database).
+    var isShared: Bool {
+        if case .postgres = self { return true }
+        return false
+    }
+
     /// The `glimpse` name of the store's kind, as the daemon reports it.
     var kind: String {
         switch self {

@@ -16,7 +16,11 @@ func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport"] + dependencies, swiftSettings: swiftSettings)
 }
 
-let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
 
 func glimpse(_ product: String) -> Target.Dependency { .product(name: product, package: "Glimpse") }
 

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import GlimpseCatalog
+public import GlimpseCatalog
 
 /// The bundled catalog (Images/catalog.json), whole or cut down.
 public enum BundledCatalog {

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import GlimpseWire
+public import GlimpseWire
 
 /// What the catalog and entity-query targets check of every entity list: at most `limit` entities,
 /// finite scores, and the daemon's JSON of it encodes.

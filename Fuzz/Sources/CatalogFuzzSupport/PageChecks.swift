@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import GlimpseCatalog
+public import GlimpseCatalog
 import GlimpseIntents
 import GlimpseWire
 

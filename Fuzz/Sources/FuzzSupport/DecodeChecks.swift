@@ -1,4 +1,4 @@
-import GlimpseImage
+public import GlimpseImage
 
 /// What the two image targets check of every decode: the limits held, and the sizes agree.
 public enum DecodeChecks {

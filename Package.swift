@@ -180,13 +180,13 @@ let package = Package(
         ),
         .target(
             name: "GlimpseStore",
-            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseVision"],
+            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseVision", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseStoreSQLite",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseVision",
+                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseVision", "GlimpseWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -194,7 +194,7 @@ let package = Package(
         .target(
             name: "GlimpseStorePostgres",
             dependencies: [
-                "GlimpseCatalog", "GlimpseStore", "GlimpseVision",
+                "GlimpseCatalog", "GlimpseStore", "GlimpseVision", "GlimpseWire",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -204,7 +204,7 @@ let package = Package(
             name: "GlimpseEngine",
             dependencies: [
                 "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
-                "GlimpseStore", "GlimpseVision",
+                "GlimpseStore", "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings
         ),
@@ -262,14 +262,14 @@ let package = Package(
         .executableTarget(
             name: "glimpse-live-bench",
             dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
-                           "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision"],
+                           "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
         // Release benchmark of the catalog store: import, and durable edit commits at 10^4 places.
         .executableTarget(
             name: "glimpse-store-bench",
             dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseStore", "GlimpseStoreSQLite",
-                           "GlimpseVision"],
+                           "GlimpseVision", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
 
@@ -365,7 +365,7 @@ let package = Package(
         // The store tests run on SQLite and on PostgreSQL (a real server: see TestPostgres in GlimpseTestSupport).
         .testTarget(name: "GlimpseStoreTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseStorePostgres", "GlimpseCatalog",
-                                   "GlimpseVision", "GlimpseFiles", .product(name: "GRDB", package: "GRDB.swift"),
+                                   "GlimpseVision", "GlimpseFiles", "GlimpseWire", .product(name: "GRDB", package: "GRDB.swift"),
                                    .product(name: "PostgresNIO", package: "postgres-nio"),
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: swiftSettings),
@@ -392,7 +392,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseEngineTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
-                                   "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision"],
+                                   "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).

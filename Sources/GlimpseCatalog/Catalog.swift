@@ -1,4 +1,5 @@
 import Foundation
+public import GlimpseWire
 
 /// The validated catalog: places, collections and the label vocabulary, loaded from `catalog.json`.
 ///
@@ -159,11 +160,7 @@ public struct Catalog: Sendable {
             }
             photos.append(PlacePhoto(path: path, credit: photo.credit ?? Self.noCredit))
         }
-        return PlaceEntity(
-            id: entry.id, name: entry.name, kind: entry.kind,
-            region: entry.region.flatMap { $0.isEmpty ? nil : $0 },
-            continent: entry.continent.flatMap { $0.isEmpty ? nil : $0 },
-            labels: entry.labels, collections: entry.collections, photos: photos)
+        return PlaceEntity(entry, photos: photos)
     }
 
     private static let noCredit = PhotoCredit(author: "", license: "", source: "")

@@ -1,22 +1,4 @@
-/// Who made a catalog photo and under which license.
-public struct PhotoCredit: Sendable, Hashable, Codable {
-    /// The photographer or author.
-    public var author: String
-    /// The license the photo is shipped under, such as `CC-BY-SA-4.0`.
-    public var license: String
-    /// Where the photo was taken from.
-    public var source: String
-    /// The original upstream location, when known.
-    public var original: String?
-
-    /// Creates a credit line.
-    public init(author: String, license: String, source: String, original: String? = nil) {
-        self.author = author
-        self.license = license
-        self.source = source
-        self.original = original
-    }
-}
+public import GlimpseWire
 
 /// A place in the catalog: one photographed subject, such as a landmark, a lake or an animal.
 ///
@@ -45,29 +27,18 @@ public struct PlaceEntity: Sendable, Hashable, Identifiable {
     /// Who made the first photo.
     public var credit: PhotoCredit { photos.first?.credit ?? PhotoCredit(author: "", license: "", source: "") }
 
-    /// Creates a place with one or more photos; ``Catalog`` validates places loaded from a file or store.
-    public init(
-        id: String, name: String, kind: String, region: String?, continent: String?,
-        labels: [String], collections: [String], photos: [PlacePhoto]
-    ) {
-        self.id = id
-        self.name = name
-        self.kind = kind
-        self.region = region
-        self.continent = continent
-        self.labels = labels
-        self.collections = collections
+    /// The entity `definition` describes, with its photos resolved to `photos`; an empty region or
+    /// continent in the definition is read as none. ``Catalog`` validates places loaded from a file or
+    /// store.
+    public init(_ definition: PlaceDefinition, photos: [PlacePhoto]) {
+        id = definition.id
+        name = definition.name
+        kind = definition.kind
+        region = definition.region.flatMap { $0.isEmpty ? nil : $0 }
+        continent = definition.continent.flatMap { $0.isEmpty ? nil : $0 }
+        labels = definition.labels
+        collections = definition.collections
         self.photos = photos
-    }
-
-    /// Creates a place with one photo.
-    public init(
-        id: String, name: String, kind: String, region: String?, continent: String?,
-        labels: [String], collections: [String], photoPath: String, credit: PhotoCredit
-    ) {
-        self.init(
-            id: id, name: name, kind: kind, region: region, continent: continent, labels: labels,
-            collections: collections, photos: [PlacePhoto(path: photoPath, credit: credit)])
     }
 }
 

@@ -61,7 +61,7 @@ extension GlimpseConnection {
 
     /// `POST /v1/places/{id}/photos`: adds a photo (its JPEG or PNG bytes) to a place.
     public func addPhoto(
-        placeID: String, image: [UInt8], name: String? = nil, credit: CreditJSON? = nil,
+        placeID: String, image: [UInt8], name: String? = nil, credit: PhotoCredit? = nil,
         precondition: EditPrecondition = .none
     ) async throws -> EditResultJSON {
         var items: [String] = []

@@ -3,6 +3,7 @@ public import GlimpseImage
 public import GlimpseStore
 import GlimpseVision
 import Foundation
+public import GlimpseWire
 
 /// A catalog served from a catalog store and edited while it serves.
 ///

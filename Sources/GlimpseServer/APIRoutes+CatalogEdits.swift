@@ -117,7 +117,7 @@ extension APIRoutes {
         let name = query.get("name")
         let author = query.get("credit_author"), license = query.get("credit_license"), source = query.get("credit_source")
         let credit = author == nil && license == nil && source == nil
-            ? nil : CreditJSON(author: author ?? "", license: license ?? "", source: source ?? "")
+            ? nil : PhotoCredit(author: author ?? "", license: license ?? "", source: source ?? "")
         return try await edit(request, context: context, kind: "add_photo", bodyLimit: limits.maxBodyBytes) {
             editor, id, condition, body in
             guard !body.isEmpty else {

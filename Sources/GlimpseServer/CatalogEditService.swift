@@ -7,10 +7,10 @@ public struct PhotoUpload: Sendable, Equatable {
     /// The file name it is exported under; made from the place id and the photo's hash when `nil`.
     public var name: String?
     /// Who made it.
-    public var credit: CreditJSON?
+    public var credit: PhotoCredit?
 
     /// Creates an upload.
-    public init(bytes: [UInt8], name: String? = nil, credit: CreditJSON? = nil) {
+    public init(bytes: [UInt8], name: String? = nil, credit: PhotoCredit? = nil) {
         self.bytes = bytes
         self.name = name
         self.credit = credit

@@ -71,9 +71,7 @@ public struct LiveCatalogEditService: CatalogEditService {
         id: String, _ place: PlaceEditJSON, photos: [PhotoUpload]?, condition: EditCondition
     ) async throws -> EditOutcome {
         try Self.checkID(id, kind: "place")
-        let definition = PlaceDefinition(
-            id: id, name: place.name, kind: place.kind, region: place.region, continent: place.continent,
-            labels: place.labels ?? [], collections: place.collections ?? [], photos: [])
+        let definition = PlaceDefinition(id: id, fields: place.fields, photos: [])
         let made = try photos?.enumerated().map { index, upload in
             try newPhoto(upload, placeID: id, what: "photos[\(index)]")
         }
@@ -153,11 +151,9 @@ public struct LiveCatalogEditService: CatalogEditService {
 
     /// Decodes and extracts an uploaded photo, naming it `photos/<place>-<hash>.<jpg|png>` unless named.
     private func newPhoto(_ upload: PhotoUpload, placeID: String, what: String) throws -> NewPhoto {
-        let credit = upload.credit.map {
-            PhotoCredit(author: $0.author, license: $0.license, source: $0.source, original: $0.original)
-        }
         do {
-            var photo = try live.newPhoto(bytes: upload.bytes, name: upload.name ?? "", credit: credit, limits: limits)
+            var photo = try live.newPhoto(
+                bytes: upload.bytes, name: upload.name ?? "", credit: upload.credit, limits: limits)
             if upload.name == nil || upload.name?.isEmpty == true {
                 let ext = ImageDecoder.format(of: upload.bytes) == .png ? "png" : "jpg"
                 photo.name = "photos/\(placeID)-\(photo.sha256.prefix(12)).\(ext)"
@@ -185,17 +181,9 @@ public struct LiveCatalogEditService: CatalogEditService {
     }
 
     static func json(_ place: StoredPlace) -> StoredPlaceJSON {
-        let d = place.definition
-        return StoredPlaceJSON(
-            id: d.id, name: d.name, kind: d.kind, region: d.region, continent: d.continent, labels: d.labels,
-            collections: d.collections,
-            photos: place.photos.map {
-                StoredPhotoJSON(
-                    id: $0.sha256, name: $0.name, bytes: $0.byteCount,
-                    credit: $0.credit.map {
-                        CreditJSON(author: $0.author, license: $0.license, source: $0.source, original: $0.original)
-                    })
-            },
+        StoredPlaceJSON(
+            place.definition,
+            photos: place.photos.map { StoredPhotoJSON(id: $0.sha256, name: $0.name, bytes: $0.byteCount, credit: $0.credit) },
             revision: place.revision)
     }
 

@@ -1,6 +1,7 @@
 public import Foundation
 public import GlimpseCatalog
 public import GlimpseVision
+public import GlimpseWire
 
 /// A photo to add to a store: its bytes, content address, name, credit and features.
 public struct NewPhoto: Sendable, Equatable {

@@ -2,6 +2,7 @@ import GlimpseCatalog
 import GlimpseFiles
 public import GlimpseVision
 import Foundation
+import GlimpseWire
 
 /// Moves whole catalogs between a catalog folder (`catalog.json` and its photos) and a store.
 public enum CatalogTransfer {

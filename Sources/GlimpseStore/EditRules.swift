@@ -1,4 +1,5 @@
 package import GlimpseCatalog
+package import GlimpseWire
 
 /// The checks every store backend runs inside its write transaction, against the state it read there.
 package enum EditRules {

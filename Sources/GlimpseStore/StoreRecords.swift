@@ -1,5 +1,6 @@
 import Foundation
 package import GlimpseCatalog
+package import GlimpseWire
 
 /// Which features a read decodes.
 package enum FeatureChoice: Sendable {
@@ -16,32 +17,9 @@ package enum FeatureChoice: Sendable {
     }
 }
 
-/// A place's fields as every backend stores them in one column (JSON with sorted keys; the photos are
+/// A place's fields as every backend stores them: one column of JSON with sorted keys (the photos are
 /// rows of their own).
-package struct PlaceFields: Codable, Equatable, Sendable {
-    package var name: String
-    package var kind: String
-    package var region: String?
-    package var continent: String?
-    package var labels: [String]
-    package var collections: [String]
-
-    /// The fields of `place`.
-    package init(_ place: PlaceDefinition) {
-        name = place.name
-        kind = place.kind
-        region = place.region
-        continent = place.continent
-        labels = place.labels
-        collections = place.collections
-    }
-
-    /// The place with these fields, `id` and `photos`.
-    package func definition(id: String, photos: [PhotoDefinition]) -> PlaceDefinition {
-        PlaceDefinition(id: id, name: name, kind: kind, region: region, continent: continent, labels: labels,
-                        collections: collections, photos: photos)
-    }
-
+extension PlaceFields {
     /// The stored JSON of `value` (sorted keys, slashes unescaped).
     package static func json<T: Encodable>(_ value: T) throws(StoreError) -> String {
         let encoder = JSONEncoder()

@@ -1,6 +1,7 @@
 import Foundation
 public import GlimpseCatalog
 public import GlimpseVision
+public import GlimpseWire
 
 /// A catalog as a store holds it: the definition, with revisions and the photos' content addresses.
 public struct StoredCatalog: Sendable, Equatable {

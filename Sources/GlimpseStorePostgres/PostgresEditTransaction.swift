@@ -2,6 +2,7 @@ import Foundation
 import GlimpseCatalog
 import GlimpseStore
 import GlimpseVision
+import GlimpseWire
 import PostgresNIO
 
 /// One ``CatalogEdit`` inside one write transaction on PostgreSQL, with the SQLite store's semantics:
@@ -58,7 +59,7 @@ struct PostgresEditTransaction {
         let newPhotos = photos.map { $0.map(PhotoRow.init) } ?? oldPhotos
         try EditRules.checkPutPlace(place, isNew: existing == nil, photos: newPhotos, vocabulary: try await rows.labels(),
                                     collections: try await rows.collectionDefinitions(among: place.collections))
-        let fields = PlaceFields(place)
+        let fields = place.fields
         if let existing, existing.fields == fields, newPhotos == oldPhotos { return try await unchanged() }
         for photo in photos ?? [] { try await checkNameIsFree(photo, placeID: place.id) }
         let sequence = try await appendChange(kind: "putPlace", type: "place", id: place.id)
@@ -261,7 +262,7 @@ struct PostgresEditTransaction {
                 """)
         }
         for (position, (place, placePhotos)) in zip(definition.places, photos).enumerated() {
-            let json = try PlaceFields.json(PlaceFields(place))
+            let json = try PlaceFields.json(place.fields)
             try await session.run("""
                 INSERT INTO places (id, position, fields, revision) VALUES (\(place.id), \(Int64(position)), \(json), \(sequence))
                 """)

@@ -2,6 +2,7 @@ import Foundation
 import GlimpseCatalog
 import GlimpseStore
 import GlimpseVision
+import GlimpseWire
 import PostgresNIO
 
 /// Reads of the stored state inside a transaction, the PostgreSQL twin of the SQLite store's rows.
@@ -110,7 +111,7 @@ struct PostgresRows {
         guard let (fields, revision) = try await placeRow(id: id) else { return nil }
         let photos = try await self.photos(placeID: id, features: features)[id] ?? []
         return StoredPlace(
-            definition: fields.definition(id: id, photos: photos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
+            definition: PlaceDefinition(id: id, fields: fields, photos: photos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
             revision: revision, photos: photos)
     }
 
@@ -120,8 +121,9 @@ struct PostgresRows {
             let (id, fields, revision) = try row.decode((String, String, Int64).self)
             let placePhotos = photos[id] ?? []
             return StoredPlace(
-                definition: try PlaceFields.decode(fields, placeID: id).definition(
-                    id: id, photos: placePhotos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
+                definition: PlaceDefinition(
+                    id: id, fields: try PlaceFields.decode(fields, placeID: id),
+                    photos: placePhotos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
                 revision: revision, photos: placePhotos)
         }
         return StoredCatalog(

@@ -3,6 +3,7 @@ import GlimpseCatalog
 import GlimpseStore
 import GlimpseVision
 import GRDB
+import GlimpseWire
 
 /// One ``CatalogEdit`` inside one write transaction: preconditions, validation against the stored
 /// state, the writes, the change-log entry.
@@ -48,7 +49,7 @@ struct EditTransaction {
         let newPhotos = photos.map { $0.map(PhotoRow.init) } ?? oldPhotos
         try EditRules.checkPutPlace(place, isNew: existing == nil, photos: newPhotos, vocabulary: try rows.labels(),
                                     collections: try rows.collectionDefinitions(among: place.collections))
-        let fields = PlaceFields(place)
+        let fields = place.fields
         if let existing, existing.fields == fields, newPhotos == oldPhotos {
             return AppliedEdit(sequence: try rows.sequence(), changed: false)
         }
@@ -239,7 +240,7 @@ struct EditTransaction {
         }
         for (position, (place, placePhotos)) in zip(definition.places, photos).enumerated() {
             try db.execute(sql: "INSERT INTO places (id, position, fields, revision) VALUES (?, ?, ?, ?)",
-                           arguments: [place.id, position, try PlaceFields.json(PlaceFields(place)), sequence])
+                           arguments: [place.id, position, try PlaceFields.json(place.fields), sequence])
             for (index, photo) in placePhotos.enumerated() {
                 try insertPhoto(photo, placeID: place.id, position: index)
             }

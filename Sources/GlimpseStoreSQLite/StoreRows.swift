@@ -3,6 +3,7 @@ import GlimpseCatalog
 import GlimpseStore
 import GlimpseVision
 import GRDB
+import GlimpseWire
 
 /// Reads of the stored state inside a transaction or a read.
 struct StoreRows {
@@ -102,7 +103,7 @@ struct StoreRows {
         guard let (fields, revision) = try placeRow(id: id) else { return nil }
         let photos = try self.photos(placeID: id, features: features)[id] ?? []
         return StoredPlace(
-            definition: fields.definition(id: id, photos: photos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
+            definition: PlaceDefinition(id: id, fields: fields, photos: photos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
             revision: revision, photos: photos)
     }
 
@@ -112,8 +113,9 @@ struct StoreRows {
             let id: String = row[0]
             let placePhotos = photos[id] ?? []
             return StoredPlace(
-                definition: try PlaceFields.decode(row[1], placeID: id).definition(
-                    id: id, photos: placePhotos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
+                definition: PlaceDefinition(
+                    id: id, fields: try PlaceFields.decode(row[1], placeID: id),
+                    photos: placePhotos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
                 revision: row[2], photos: placePhotos)
         }
         return StoredCatalog(

@@ -19,6 +19,26 @@ public struct CatalogDefinition: Sendable, Hashable, Codable {
     }
 }
 
+/// Who made a catalog photo and under which license: in `catalog.json`, in the store and on the wire.
+public struct PhotoCredit: Sendable, Hashable, Codable {
+    /// The photographer or author.
+    public var author: String
+    /// The license the photo is shipped under, such as `CC-BY-SA-4.0`.
+    public var license: String
+    /// Where the photo was taken from.
+    public var source: String
+    /// The original upstream location, when known.
+    public var original: String?
+
+    /// Creates a credit line.
+    public init(author: String, license: String, source: String, original: String? = nil) {
+        self.author = author
+        self.license = license
+        self.source = source
+        self.original = original
+    }
+}
+
 /// One reference photo of a place, as the catalog names it.
 public struct PhotoDefinition: Sendable, Hashable, Codable {
     /// The photo's path relative to the catalog folder, such as `photos/040-eiffel-tower.jpg`.
@@ -42,34 +62,39 @@ public struct PhotoDefinition: Sendable, Hashable, Codable {
 public struct PlaceDefinition: Sendable, Hashable, Codable {
     /// The stable, unique id, such as `eiffel-tower`.
     public var id: String
-    /// The display name.
-    public var name: String
-    /// What the place is: `lake`, `landmark`, `animal`, …
-    public var kind: String
-    /// The country, for landmarks.
-    public var region: String?
-    /// The continent.
-    public var continent: String?
-    /// The scene labels visible in its photos, all from the vocabulary.
-    public var labels: [String]
-    /// The ids of the collections it belongs to.
-    public var collections: [String]
+    /// Its name, kind, region, continent, labels and collections.
+    public var fields: PlaceFields
     /// Its reference photos, the first one the place's picture.
     public var photos: [PhotoDefinition]
+
+    /// The display name.
+    public var name: String { get { fields.name } set { fields.name = newValue } }
+    /// What the place is: `lake`, `landmark`, `animal`, …
+    public var kind: String { get { fields.kind } set { fields.kind = newValue } }
+    /// The country, for landmarks.
+    public var region: String? { get { fields.region } set { fields.region = newValue } }
+    /// The continent.
+    public var continent: String? { get { fields.continent } set { fields.continent = newValue } }
+    /// The scene labels visible in its photos, all from the vocabulary.
+    public var labels: [String] { get { fields.labels } set { fields.labels = newValue } }
+    /// The ids of the collections it belongs to.
+    public var collections: [String] { get { fields.collections } set { fields.collections = newValue } }
+
+    /// Creates a place entry from its id, fields and photos.
+    public init(id: String, fields: PlaceFields, photos: [PhotoDefinition]) {
+        self.id = id
+        self.fields = fields
+        self.photos = photos
+    }
 
     /// Creates a place entry.
     public init(
         id: String, name: String, kind: String, region: String? = nil, continent: String? = nil,
         labels: [String] = [], collections: [String] = [], photos: [PhotoDefinition]
     ) {
-        self.id = id
-        self.name = name
-        self.kind = kind
-        self.region = region
-        self.continent = continent
-        self.labels = labels
-        self.collections = collections
-        self.photos = photos
+        let fields = PlaceFields(
+            name: name, kind: kind, region: region, continent: continent, labels: labels, collections: collections)
+        self.init(id: id, fields: fields, photos: photos)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -80,12 +105,7 @@ public struct PlaceDefinition: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
-        name = try c.decode(String.self, forKey: .name)
-        kind = try c.decode(String.self, forKey: .kind)
-        region = try c.decodeIfPresent(String.self, forKey: .region)
-        continent = try c.decodeIfPresent(String.self, forKey: .continent)
-        labels = try c.decode([String].self, forKey: .labels)
-        collections = try c.decode([String].self, forKey: .collections)
+        fields = try PlaceFields(from: decoder)
         let first = PhotoDefinition(
             image: try c.decode(String.self, forKey: .image),
             credit: try c.decodeIfPresent(PhotoCredit.self, forKey: .credit))

@@ -2,26 +2,6 @@
 /// sends and what the daemon answers. The daemon decodes requests into these, `glimpse catalog
 /// --socket` encodes them; neither depends on the other.
 
-/// Who made a photo and under which license.
-public struct CreditJSON: Codable, Sendable, Equatable {
-    /// The photographer or author.
-    public var author: String
-    /// The license, such as `CC-BY-SA-4.0`.
-    public var license: String
-    /// Where the photo was taken from.
-    public var source: String
-    /// The original upstream location, when known.
-    public var original: String?
-
-    /// Creates a credit.
-    public init(author: String, license: String, source: String, original: String? = nil) {
-        self.author = author
-        self.license = license
-        self.source = source
-        self.original = original
-    }
-}
-
 /// One photo uploaded inside a JSON request: its bytes in base64, a file name and its credit.
 public struct PhotoUploadJSON: Codable, Sendable, Equatable {
     /// The JPEG or PNG bytes, base64-encoded (RFC 4648, with padding).
@@ -30,10 +10,10 @@ public struct PhotoUploadJSON: Codable, Sendable, Equatable {
     /// hash when absent.
     public var name: String?
     /// Who made it.
-    public var credit: CreditJSON?
+    public var credit: PhotoCredit?
 
     /// Creates an upload.
-    public init(data: String, name: String? = nil, credit: CreditJSON? = nil) {
+    public init(data: String, name: String? = nil, credit: PhotoCredit? = nil) {
         self.data = data
         self.name = name
         self.credit = credit
@@ -41,35 +21,53 @@ public struct PhotoUploadJSON: Codable, Sendable, Equatable {
 }
 
 /// The body of `PUT /v1/places/{id}`: the place's fields and, optionally, its photos.
+///
+/// In JSON the fields are flat (`name`, `kind`, `region`, `continent`, `labels`, `collections`, `photos`);
+/// absent `labels` or `collections` mean none.
 public struct PlaceEditJSON: Codable, Sendable, Equatable {
-    /// The display name.
-    public var name: String
-    /// What the place is: `lake`, `landmark`, …
-    public var kind: String
-    /// The country, for landmarks.
-    public var region: String?
-    /// The continent.
-    public var continent: String?
-    /// Scene labels, all from the catalog's vocabulary; none when absent.
-    public var labels: [String]?
-    /// Ids of the collections it belongs to; none when absent.
-    public var collections: [String]?
+    /// The place's name, kind, region, continent, labels and collections.
+    public var fields: PlaceFields
     /// When present, the place's photos become exactly these, in order; when absent, an existing
     /// place keeps its photos (a new place needs at least one).
     public var photos: [PhotoUploadJSON]?
 
     /// Creates a place edit.
-    public init(
-        name: String, kind: String, region: String? = nil, continent: String? = nil, labels: [String]? = nil,
-        collections: [String]? = nil, photos: [PhotoUploadJSON]? = nil
-    ) {
-        self.name = name
-        self.kind = kind
-        self.region = region
-        self.continent = continent
-        self.labels = labels
-        self.collections = collections
+    public init(_ fields: PlaceFields, photos: [PhotoUploadJSON]? = nil) {
+        self.fields = fields
         self.photos = photos
+    }
+
+    /// Creates a place edit from its fields.
+    public init(
+        name: String, kind: String, region: String? = nil, continent: String? = nil, labels: [String] = [],
+        collections: [String] = [], photos: [PhotoUploadJSON]? = nil
+    ) {
+        let fields = PlaceFields(
+            name: name, kind: kind, region: region, continent: continent, labels: labels, collections: collections)
+        self.init(fields, photos: photos)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, kind, region, continent, labels, collections, photos
+    }
+
+    /// Decodes the flat form; `labels` and `collections` may be absent.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        fields = PlaceFields(
+            name: try c.decode(String.self, forKey: .name), kind: try c.decode(String.self, forKey: .kind),
+            region: try c.decodeIfPresent(String.self, forKey: .region),
+            continent: try c.decodeIfPresent(String.self, forKey: .continent),
+            labels: try c.decodeIfPresent([String].self, forKey: .labels) ?? [],
+            collections: try c.decodeIfPresent([String].self, forKey: .collections) ?? [])
+        photos = try c.decodeIfPresent([PhotoUploadJSON].self, forKey: .photos)
+    }
+
+    /// Encodes the flat form.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(photos, forKey: .photos)
     }
 }
 
@@ -113,10 +111,10 @@ public struct StoredPhotoJSON: Codable, Sendable, Equatable {
     /// Its size in bytes.
     public var bytes: Int
     /// Who made it.
-    public var credit: CreditJSON?
+    public var credit: PhotoCredit?
 
     /// Creates a photo record.
-    public init(id: String, name: String, bytes: Int, credit: CreditJSON? = nil) {
+    public init(id: String, name: String, bytes: Int, credit: PhotoCredit? = nil) {
         self.id = id
         self.name = name
         self.bytes = bytes
@@ -125,40 +123,47 @@ public struct StoredPhotoJSON: Codable, Sendable, Equatable {
 }
 
 /// A place as stored: its fields, photos and revision (`GET /v1/places/{id}`, and edit answers).
+///
+/// In JSON the fields are flat: `id`, `name`, `kind`, `region`, `continent`, `labels`, `collections`,
+/// `photos`, `revision`.
 public struct StoredPlaceJSON: Codable, Sendable, Equatable {
     /// The id.
     public var id: String
-    /// The display name.
-    public var name: String
-    /// What the place is.
-    public var kind: String
-    /// The country.
-    public var region: String?
-    /// The continent.
-    public var continent: String?
-    /// Scene labels.
-    public var labels: [String]
-    /// Collection ids.
-    public var collections: [String]
+    /// The place's name, kind, region, continent, labels and collections.
+    public var fields: PlaceFields
     /// The photos, the first one the place's picture.
     public var photos: [StoredPhotoJSON]
     /// Bumped by every change to the place; the `ETag` is this number in quotes.
     public var revision: Int64
 
-    /// Creates a stored place.
-    public init(
-        id: String, name: String, kind: String, region: String?, continent: String?, labels: [String],
-        collections: [String], photos: [StoredPhotoJSON], revision: Int64
-    ) {
-        self.id = id
-        self.name = name
-        self.kind = kind
-        self.region = region
-        self.continent = continent
-        self.labels = labels
-        self.collections = collections
+    /// The stored form of `place`, with its stored photos and revision.
+    public init(_ place: PlaceDefinition, photos: [StoredPhotoJSON], revision: Int64) {
+        id = place.id
+        fields = place.fields
         self.photos = photos
         self.revision = revision
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, photos, revision
+    }
+
+    /// Decodes the flat form.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        fields = try PlaceFields(from: decoder)
+        photos = try c.decode([StoredPhotoJSON].self, forKey: .photos)
+        revision = try c.decode(Int64.self, forKey: .revision)
+    }
+
+    /// Encodes the flat form.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(photos, forKey: .photos)
+        try c.encode(revision, forKey: .revision)
     }
 }
 

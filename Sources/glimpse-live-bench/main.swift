@@ -28,6 +28,7 @@ import GlimpseIntents
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseVision
+import GlimpseWire
 
 func option(_ name: String, _ fallback: String) -> String {
     let arguments = CommandLine.arguments

@@ -13,6 +13,7 @@ import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseFeaturePrint
 import GlimpseVision
+import GlimpseWire
 
 func option(_ name: String, _ fallback: String) -> String {
     let arguments = CommandLine.arguments

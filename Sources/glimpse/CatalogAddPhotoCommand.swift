@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GlimpseCatalog
 import GlimpseStore
+import GlimpseWire
 
 /// `glimpse catalog add-photo ID IMG`: another reference photo for a place.
 struct CatalogAddPhotoCommand: AsyncParsableCommand {

@@ -17,16 +17,16 @@ enum SocketEdit {
                 return try await connection.putPlace(
                     id: place.id,
                     PlaceEditJSON(
-                        name: place.name, kind: place.kind, region: place.region, continent: place.continent,
-                        labels: place.labels, collections: place.collections,
-                        photos: photos?.map { PhotoUploadJSON(data: Data($0.bytes).base64EncodedString(), name: $0.name,
-                                                              credit: $0.credit.map(wire)) }),
+                        place.fields,
+                        photos: photos?.map {
+                            PhotoUploadJSON(data: Data($0.bytes).base64EncodedString(), name: $0.name, credit: $0.credit)
+                        }),
                     precondition: wire(precondition))
             case let .deletePlace(id, precondition):
                 return try await connection.deletePlace(id: id, precondition: wire(precondition))
             case let .addPhoto(placeID, photo, precondition):
                 return try await connection.addPhoto(
-                    placeID: placeID, image: photo.bytes, name: photo.name, credit: photo.credit.map(wire),
+                    placeID: placeID, image: photo.bytes, name: photo.name, credit: photo.credit,
                     precondition: wire(precondition))
             case let .removePhoto(placeID, sha256, precondition):
                 return try await connection.removePhoto(placeID: placeID, photoID: sha256, precondition: wire(precondition))
@@ -59,9 +59,5 @@ enum SocketEdit {
         case .mustNotExist: .absent
         case .revision(let revision): .revision(revision)
         }
-    }
-
-    private static func wire(_ credit: PhotoCredit) -> CreditJSON {
-        CreditJSON(author: credit.author, license: credit.license, source: credit.source, original: credit.original)
     }
 }

@@ -7,6 +7,7 @@ import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseVision
 import GlimpseEngine
+import GlimpseWire
 
 /// What every editing command shares: the store (or a daemon's socket), `--if-match`, and how features
 /// of new photos are made.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GlimpseCatalog
 import GlimpseStore
+import GlimpseWire
 
 /// `glimpse catalog put-collection ID --name … --summary … [--member PLACE]…`.
 struct CatalogPutCollectionCommand: AsyncParsableCommand {

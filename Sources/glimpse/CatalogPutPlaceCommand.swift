@@ -3,6 +3,7 @@ import Foundation
 import GlimpseCatalog
 import GlimpseFiles
 import GlimpseStore
+import GlimpseWire
 
 /// `glimpse catalog put-place ID --json FILE [--photo IMG]…`: create or replace a place.
 struct CatalogPutPlaceCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseBasics
+import GlimpseWire
 import Testing
 @testable import GlimpseCatalog
 

@@ -6,6 +6,7 @@ import GlimpseIntents
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseTestSupport
+import GlimpseWire
 import Testing
 import GlimpseVision
 

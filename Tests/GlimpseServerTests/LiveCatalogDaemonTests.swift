@@ -46,7 +46,7 @@ struct LiveCatalogDaemonTests {
     static func upload(_ name: String) throws -> PhotoUploadJSON {
         PhotoUploadJSON(
             data: Data(try photoBytes(name)).base64EncodedString(), name: "photos/" + name,
-            credit: CreditJSON(author: "Test", license: "CC0-1.0", source: "Images/photos"))
+            credit: PhotoCredit(author: "Test", license: "CC0-1.0", source: "Images/photos"))
     }
 
     static func code(_ body: Data) -> String? {

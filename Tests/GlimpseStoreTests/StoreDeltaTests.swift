@@ -1,6 +1,7 @@
 import GlimpseCatalog
 import GlimpseStore
 import GlimpseTestSupport
+import GlimpseWire
 import Testing
 
 /// ``CatalogStore/delta(after:featuresKey:)``, the same on every backend.

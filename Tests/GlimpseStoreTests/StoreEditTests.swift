@@ -4,6 +4,7 @@ import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseTestSupport
 import GlimpseVision
+import GlimpseWire
 import Testing
 
 /// The edits' semantics, the same on every backend.

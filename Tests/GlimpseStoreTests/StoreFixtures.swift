@@ -5,6 +5,7 @@ import GlimpseStorePostgres
 import GlimpseStoreSQLite
 import GlimpseTestSupport
 import GlimpseVision
+import GlimpseWire
 import Testing
 
 /// The store backends every edit test runs on.

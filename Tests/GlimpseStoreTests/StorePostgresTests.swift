@@ -3,6 +3,7 @@ import GlimpseCatalog
 import GlimpseStore
 @testable import GlimpseStorePostgres
 import GlimpseTestSupport
+import GlimpseWire
 import PostgresNIO
 import Testing
 

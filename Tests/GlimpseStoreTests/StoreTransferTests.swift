@@ -5,6 +5,7 @@ import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseTestSupport
 import GlimpseVision
+import GlimpseWire
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StoreTransferTests {

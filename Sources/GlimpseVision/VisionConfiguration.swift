@@ -36,7 +36,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var lshBucketCap: Int
     /// The number of candidate places passed from the shortlist to geometric verification.
     public var shortlistSize: Int
-    /// The number of candidates verified for the mirror image in the mirror cascade.
+    /// The number of candidates verified for the mirror image in the mirror cascade: the keypoint
+    /// shortlist's first, or, when the query's feature print was compared, the references nearest by print.
     public var mirrorShortlistSize: Int
     /// A shortlist vote counts only when the nearest reference descriptor is at most this far (bits).
     public var voteMaxDistance: Int

@@ -33,14 +33,15 @@ extension VisualMatcher {
         return (query, PrintComparison(values, bestReferences: bestReferences))
     }
 
-    /// The ``VisionConfiguration/printShortlistSize`` references most similar by print whose groups
-    /// were not verified already (each group's most similar reference), most similar first.
-    func nearestByPrint(_ similarity: PrintComparison, excluding found: [MatchCandidate]) -> [Int] {
+    /// The `count` references most similar by print (default ``VisionConfiguration/printShortlistSize``)
+    /// whose groups were not verified already (each group's most similar reference), most similar first.
+    func nearestByPrint(_ similarity: PrintComparison, excluding found: [MatchCandidate], count: Int? = nil) -> [Int] {
+        let count = count ?? configuration.printShortlistSize
         let seen = Set(found.filter(\.verified).map(\.referenceID))
-        let order = PrintSimilarity.top(similarity.values, count: configuration.printShortlistSize + seen.count)
+        let order = PrintSimilarity.top(similarity.values, count: count + seen.count)
         return Array(order.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
             similarity.bestReferences[group] >= 0 ? similarity.bestReferences[group] : nil
-        }.prefix(configuration.printShortlistSize))
+        }.prefix(count))
     }
 
     /// `found` with verified candidates for `references` in place of any unverified entries of the same

@@ -233,14 +233,20 @@ public final class VisualMatcher: Sendable {
             if stop() { return nil }
             var flippedShortlist: [(reference: Int, votes: Int)] = []
             var flippedVerified: [Int: Verification] = [:]
-            var flipped = run(
-                mirrored, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified)
+            var flipped: [MatchCandidate]
             var flippedByPrint: [Int] = []
             if let similarity {
+                // The print does not see mirroring (every reference keeps the print of its mirror image), so
+                // it has already named the references a mirrored picture may show: the mirrored keypoints
+                // are verified against those alone, with no keypoint shortlist.
                 let v = StageInstant.now()
-                flippedByPrint = nearestByPrint(similarity, excluding: flipped)
-                flipped = verifyExtra(mirrored, flippedByPrint, into: flipped, mirrored: true, verified: &flippedVerified)
+                flippedByPrint = nearestByPrint(similarity, excluding: [], count: configuration.mirrorShortlistSize)
+                flipped = verifyExtra(mirrored, flippedByPrint, into: [], mirrored: true, verified: &flippedVerified)
                 timings.addVerification(since: v)
+            } else {
+                flipped = run(
+                    mirrored, mirrored: true, timings: &timings, shortlisted: &flippedShortlist,
+                    verified: &flippedVerified)
             }
             passes.append(OrientationPass(
                 features: mirrored, mirrored: true, shortlisted: flippedShortlist, byPrint: flippedByPrint,

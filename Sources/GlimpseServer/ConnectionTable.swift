@@ -1,5 +1,5 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// The daemon's open connections and what each is doing, for the connection cap.
 ///
@@ -11,9 +11,9 @@ import Synchronization
 /// when every connection is busy, new ones wait in the listen backlog.
 ///
 /// A value type: each transition is a plain function of the state and the time, tested as such.
-struct ConnectionTable<ID: Hashable> {
+struct ConnectionTable<ID: Hashable & Sendable>: Sendable {
     /// What a connection is doing.
-    enum Activity: Equatable {
+    enum Activity: Equatable, Sendable {
         /// Accepted, no request head yet.
         case awaitingFirstHead
         /// Served at least one request and waiting for the next head.
@@ -22,7 +22,7 @@ struct ConnectionTable<ID: Hashable> {
         case busy
     }
 
-    private struct Entry {
+    private struct Entry: Sendable {
         var activity: Activity
         var since: NIODeadline
         var evicted = false
@@ -52,7 +52,7 @@ struct ConnectionTable<ID: Hashable> {
     func activity(of id: ID) -> Activity? { entries[id]?.activity }
 
     /// Whether a new connection may be accepted at `now`, and if not, what it waits for.
-    enum Room: Equatable {
+    enum Room: Equatable, Sendable {
         /// Accept (there is room, or a connection to evict).
         case accept
         /// Wait for evicted connections to finish closing.
@@ -131,40 +131,42 @@ private func <= (lhs: (Int, NIODeadline), rhs: (Int, NIODeadline)) -> Bool {
 /// The connection table shared by the listener (which accepts and evicts) and every connection's guard
 /// (which reports when it waits for a head and when it is busy). Thread-safe.
 final class ConnectionRegistry: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var table: ConnectionTable<ObjectIdentifier>
         var channels: [ObjectIdentifier: any Channel] = [:]
         var onChange: (@Sendable () -> Void)?
     }
 
-    private let state: Mutex<State>
+    /// Behind a pthread mutex (NIOLock) rather than `Synchronization.Mutex`: ThreadSanitizer follows the
+    /// one and not the other (a futex on Linux), and every event loop and query thread meets here.
+    private let state: NIOLockedValueBox<State>
 
     /// Creates a registry capping connections at `maxConnections`.
     init(maxConnections: Int, evictionAge: TimeAmount = .milliseconds(500)) {
-        state = Mutex(State(table: ConnectionTable(maxConnections: maxConnections, evictionAge: evictionAge)))
+        state = NIOLockedValueBox(State(table: ConnectionTable(maxConnections: maxConnections, evictionAge: evictionAge)))
     }
 
     /// Connections open.
-    var count: Int { state.withLock { $0.table.count } }
+    var count: Int { state.withLockedValue { $0.table.count } }
 
     /// Whether a new connection may be accepted now, and if not, what it waits for.
     func room(now: NIODeadline = .now()) -> ConnectionTable<ObjectIdentifier>.Room {
-        state.withLock { $0.table.room(now: now) }
+        state.withLockedValue { $0.table.room(now: now) }
     }
 
     /// The earliest time a waiting connection becomes evictable.
-    func nextEvictionTime() -> NIODeadline? { state.withLock { $0.table.nextEvictionTime() } }
+    func nextEvictionTime() -> NIODeadline? { state.withLockedValue { $0.table.nextEvictionTime() } }
 
     /// Called (on any thread) when a connection starts waiting for a head, so a listener waiting for room
     /// can look again.
     func setOnChange(_ callback: (@Sendable () -> Void)?) {
-        state.withLock { $0.onChange = callback }
+        state.withLockedValue { $0.onChange = callback }
     }
 
     /// Records an accepted connection, closing one that waits for a head when the cap is passed.
     func opened(_ channel: any Channel, now: NIODeadline = .now()) {
         let id = ObjectIdentifier(channel)
-        let victims = state.withLock { state -> [any Channel] in
+        let victims = state.withLockedValue { state -> [any Channel] in
             state.channels[id] = channel
             return state.table.opened(id, now: now).compactMap { state.channels[$0] }
         }
@@ -173,7 +175,7 @@ final class ConnectionRegistry: Sendable {
 
     /// Closes connections accepted beyond the cap as soon as they can be evicted.
     func trim(now: NIODeadline = .now()) {
-        let victims = state.withLock { state -> [any Channel] in
+        let victims = state.withLockedValue { state -> [any Channel] in
             state.table.trim(now: now).compactMap { state.channels[$0] }
         }
         for victim in victims { victim.close(promise: nil) }
@@ -181,7 +183,7 @@ final class ConnectionRegistry: Sendable {
 
     /// Records what the connection `id` is doing.
     func set(_ id: ObjectIdentifier, _ activity: ConnectionTable<ObjectIdentifier>.Activity, now: NIODeadline = .now()) {
-        let callback = state.withLock { state -> (@Sendable () -> Void)? in
+        let callback = state.withLockedValue { state -> (@Sendable () -> Void)? in
             state.table.set(id, activity, now: now)
             return activity == .busy ? nil : state.onChange
         }
@@ -190,7 +192,7 @@ final class ConnectionRegistry: Sendable {
 
     /// Forgets a closed connection.
     func closed(_ id: ObjectIdentifier) {
-        let callback = state.withLock { state -> (@Sendable () -> Void)? in
+        let callback = state.withLockedValue { state -> (@Sendable () -> Void)? in
             state.table.closed(id)
             state.channels[id] = nil
             return state.onChange

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Bounded, off-event-loop execution of queries with admission control and a memory budget.
 ///
@@ -24,7 +24,9 @@ public final class QueryGate: Sendable {
     /// The `Retry-After` value, in seconds, of the gate's `503` answers.
     public let retryAfterSeconds: Int
     private let executor: QueryExecutor
-    private let state: Mutex<GateState>
+    /// Behind a pthread mutex (NIOLock) rather than `Synchronization.Mutex`: ThreadSanitizer follows the
+    /// one and not the other (a futex on Linux), and every event loop and query thread meets here.
+    private let state: NIOLockedValueBox<GateState>
 
     /// Creates a gate; its threads start with the first query.
     ///
@@ -35,17 +37,17 @@ public final class QueryGate: Sendable {
         self.maxBufferedBytes = max(0, maxBufferedBytes)
         self.retryAfterSeconds = retryAfterSeconds
         self.executor = QueryExecutor(threads: self.maxRunning)
-        self.state = Mutex(GateState(capacity: self.maxRunning + self.maxQueued, threads: self.maxRunning))
+        self.state = NIOLockedValueBox(GateState(capacity: self.maxRunning + self.maxQueued, threads: self.maxRunning))
     }
 
     /// The number of queries admitted and not yet finished (reading their body, waiting or running).
-    public var inFlight: Int { state.withLock { $0.admitted } }
+    public var inFlight: Int { state.withLockedValue { $0.admitted } }
 
     /// The request-body bytes reserved by admitted queries.
-    public var bufferedBytes: Int { state.withLock { $0.bytes } }
+    public var bufferedBytes: Int { state.withLockedValue { $0.bytes } }
 
     /// Whether ``stop()`` has been called: new queries are refused with `503 shutting_down`.
-    public var isStopping: Bool { state.withLock { $0.stopping } }
+    public var isStopping: Bool { state.withLockedValue { $0.stopping } }
 
     /// Admits a query that will hold up to `bytes` of request body, or refuses it.
     ///
@@ -53,7 +55,7 @@ public final class QueryGate: Sendable {
     ///   body would not fit in the memory budget; `503 shutting_down` once the gate has stopped.
     public func admit(bytes: Int = 0) throws(APIError) -> QueryAdmission {
         let reserved = max(0, bytes)
-        let outcome = state.withLock { $0.admit(bytes: reserved, budget: maxBufferedBytes) }
+        let outcome = state.withLockedValue { $0.admit(bytes: reserved, budget: maxBufferedBytes) }
         switch outcome {
         case .admitted(let id): return QueryAdmission(gate: self, id: id, bytes: reserved)
         case .full: throw .overloaded(retryAfter: retryAfterSeconds)
@@ -78,7 +80,7 @@ public final class QueryGate: Sendable {
     /// are cancelled (they stop at their next stage), and new ones are refused. Called when the shutdown
     /// grace runs out, so that every request still in the daemon is answered.
     public func stop() {
-        let (waiters, cancels) = state.withLock { $0.stop() }
+        let (waiters, cancels) = state.withLockedValue { $0.stop() }
         for waiter in waiters { waiter.resume(throwing: APIError.shuttingDown(retryAfter: retryAfterSeconds)) }
         for cancel in cancels { cancel() }
     }
@@ -99,7 +101,7 @@ public final class QueryGate: Sendable {
             try await withTaskCancellationHandler {
                 try await acquireThread(id: id)
             } onCancel: {
-                let waiter = state.withLock { $0.cancelWaiter(id: id) }
+                let waiter = state.withLockedValue { $0.cancelWaiter(id: id) }
                 waiter?.resume(throwing: CancellationError())
             }
             defer { releaseThread() }
@@ -108,7 +110,7 @@ public final class QueryGate: Sendable {
                 return try await work()
             }
         }
-        guard state.withLock({ $0.register(id: id, cancel: { task.cancel() }) }) else {
+        guard state.withLockedValue({ $0.register(id: id, cancel: { task.cancel() }) }) else {
             task.cancel()
             throw APIError.shuttingDown(retryAfter: retryAfterSeconds)
         }
@@ -120,20 +122,20 @@ public final class QueryGate: Sendable {
     }
 
     fileprivate func register(id: Int, cancel: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { $0.register(id: id, cancel: cancel) }
+        state.withLockedValue { $0.register(id: id, cancel: cancel) }
     }
 
     fileprivate func shrink(id: Int, from old: Int, to new: Int) {
-        state.withLock { $0.bytes -= max(0, old - new) }
+        state.withLockedValue { $0.bytes -= max(0, old - new) }
     }
 
     fileprivate func release(id: Int, bytes: Int) {
-        state.withLock { $0.release(id: id, bytes: bytes) }
+        state.withLockedValue { $0.release(id: id, bytes: bytes) }
     }
 
     private func acquireThread(id: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let outcome = state.withLock { $0.acquire(id: id, continuation: continuation) }
+            let outcome = state.withLockedValue { $0.acquire(id: id, continuation: continuation) }
             switch outcome {
             case .granted: continuation.resume()
             case .waiting: break
@@ -144,7 +146,7 @@ public final class QueryGate: Sendable {
     }
 
     private func releaseThread() {
-        let next = state.withLock { $0.releaseThread() }
+        let next = state.withLockedValue { $0.releaseThread() }
         next?.resume()
     }
 }
@@ -155,23 +157,23 @@ public final class QueryGate: Sendable {
 public final class QueryAdmission: Sendable {
     private let gate: QueryGate
     private let id: Int
-    private let reserved: Mutex<Int?>
+    private let reserved: NIOLockedValueBox<Int?>
 
     fileprivate init(gate: QueryGate, id: Int, bytes: Int) {
         self.gate = gate
         self.id = id
-        self.reserved = Mutex(bytes)
+        self.reserved = NIOLockedValueBox(bytes)
     }
 
     deinit { release() }
 
     /// The body bytes this query still holds in the budget.
-    public var reservedBytes: Int { reserved.withLock { $0 ?? 0 } }
+    public var reservedBytes: Int { reserved.withLockedValue { $0 ?? 0 } }
 
     /// Lowers the reservation to `bytes` (the body turned out smaller than reserved, or is no longer
     /// needed), admitting other bodies sooner.
     public func reduceReservation(to bytes: Int) {
-        let change = reserved.withLock { value -> (Int, Int)? in
+        let change = reserved.withLockedValue { value -> (Int, Int)? in
             guard let old = value, bytes < old else { return nil }
             value = max(0, bytes)
             return (old, max(0, bytes))
@@ -207,7 +209,7 @@ public final class QueryAdmission: Sendable {
 
     /// Gives the slot and the reserved bytes back.
     public func release() {
-        let bytes = reserved.withLock { value -> Int? in
+        let bytes = reserved.withLockedValue { value -> Int? in
             defer { value = nil }
             return value
         }

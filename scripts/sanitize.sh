@@ -22,9 +22,9 @@
 # reports' first lines; the whole output is kept in .build-asan/logs/address.log and
 # .build-tsan/logs/thread.log. A debug build under one sanitizer takes several minutes from scratch.
 #
-# Known: ThreadSanitizer does not see Synchronization.Mutex (the standard library's lock is not instrumented),
-# so it reports the state behind QueryGate's and ConnectionRegistry's mutexes in the server tests as races;
-# Benchmarks/results/2026-11-24-fuzz-and-sanitizers.md has the details.
+# ThreadSanitizer does not see Synchronization.Mutex on Linux (a futex with no annotations), so the daemon's
+# state that every event loop and query thread shares (QueryGate's, ConnectionRegistry's) is behind NIOLock,
+# a pthread mutex it follows; Benchmarks/results/2026-11-24-fuzz-and-sanitizers.md has the history.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -10,16 +10,18 @@ struct ShutdownGraceTests {
     private static let health = "GET /healthz HTTP/1.1\r\nHost: glimpse\r\n\r\n"
 
     // No upper bounds on time here: on a saturated machine shutdown itself may take seconds to
-    // propagate. What is checked is order: with a long grace, the served connection closes while the
-    // two that have not spoken stay open and are answered.
+    // propagate, and in the parallel suite the in-process daemon's handlers share the two cooperative
+    // threads with tests that hold them for minutes (an answer was once not read within 60 s). What is
+    // checked is order: with a long grace, the served connection closes while the two that have not
+    // spoken stay open and are answered.
     @Test func aConnectionAcceptedBeforeShutdownGetsItsFirstRequestAnswered() async throws {
         let daemon = try await RunningDaemon.start(
-            limits: ServerLimits(headerTimeout: .seconds(300), firstRequestGrace: .seconds(120)))
+            limits: ServerLimits(headerTimeout: .seconds(1_200), firstRequestGrace: .seconds(900)))
         let path = daemon.socketPath
         // Read timeouts well below the grace: a connection wrongly held would time out, not close.
-        let waiting = try RawConnection(path: path, readTimeout: .seconds(60))
-        let late = try RawConnection(path: path, readTimeout: .seconds(60))
-        let served = try RawConnection(path: path, readTimeout: .seconds(60))
+        let waiting = try RawConnection(path: path, readTimeout: .seconds(300))
+        let late = try RawConnection(path: path, readTimeout: .seconds(300))
+        let served = try RawConnection(path: path, readTimeout: .seconds(300))
         // Connections are accepted in order, so once `served` is answered the other two are accepted.
         let first = await offThread { served.send(Self.health) ? served.readResponse() : nil }
         #expect(first?.status == 200)
@@ -57,8 +59,8 @@ struct ShutdownGraceTests {
         let daemon = try await RunningDaemon.start(
             limits: ServerLimits(headerTimeout: .seconds(300), firstRequestGrace: .zero))
         let path = daemon.socketPath
-        let waiting = try RawConnection(path: path, readTimeout: .seconds(20))
-        let served = try RawConnection(path: path, readTimeout: .seconds(20))
+        let waiting = try RawConnection(path: path, readTimeout: .seconds(120))
+        let served = try RawConnection(path: path, readTimeout: .seconds(120))
         #expect(await offThread { served.send(Self.health) ? served.readResponse() : nil }?.status == 200)
         await daemon.beginShutdown()
         #expect(await Self.waitUntilRefused(path: path))

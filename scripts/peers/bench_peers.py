@@ -229,8 +229,8 @@ def run_opencv(args, refs, queries):
         results.append((inliers, place))
         if n % 50 == 0:
             note(f"opencv: {n}/{len(queries)} queries, {time.perf_counter() - start:.0f} s")
-    version = cv2.__version__
-    return results, cpu, wall, version, time.perf_counter() - start
+    empty = [place for place, _, des in references if des is None]
+    return results, cpu, wall, cv2.__version__, time.perf_counter() - start, empty
 
 
 def run_phash(refs, queries):
@@ -371,7 +371,7 @@ def main():
              f"null queries, this script {place_n} / {null_n}")
     note(f"glimpse: done in {g_seconds:.1f} s (index build included); OpenCV next")
 
-    o_results, o_cpu, o_wall, cv_version, o_seconds = run_opencv(args, refs, queries)
+    o_results, o_cpu, o_wall, cv_version, o_seconds, o_empty = run_opencv(args, refs, queries)
     note(f"opencv: done in {o_seconds:.1f} s; pHash next")
     p_results, p_cpu, p_wall, ih_version, p_seconds = run_phash(refs, queries)
     note(f"phash: done in {p_seconds:.1f} s")
@@ -412,6 +412,9 @@ def main():
           f"keypoints; knnMatch k=2 + ratio {LOWE_RATIO} against all {len(refs)} references, "
           f"{'estimateAffinePartial2D' if args.model == 'affine' else 'findHomography'} RANSAC "
           f"({args.ransac_px:g} px) where >= {args.min_good} good matches; score = inliers")
+    if o_empty:
+        print(f"OpenCV: ORB found no keypoints in {len(o_empty)} reference photo(s), whose place it cannot match: "
+              + ", ".join(o_empty))
     stage_table("thread CPU ms per query (Glimpse cpu_ms, Python time.thread_time)", gc, oc)
     stage_table("wall clock ms per query (Glimpse latency_ms, Python time.perf_counter)", gw, ow)
     print("(Glimpse's whole query is its own per-query sum; stage p50s do not add up to it)")
@@ -457,7 +460,7 @@ def main():
         "opencv_recall_at_1": r3(o_recall), "opencv_false_matches": o_false, "opencv_min_inliers": o_threshold,
         "opencv_threshold_rule": o_rule,
         "opencv_wall_p50_ms": r3(ow["total"]["p50"]), "opencv_wall_p99_ms": r3(ow["total"]["p99"]),
-        "opencv_model": args.model, "opencv_ransac_px": args.ransac_px,
+        "opencv_references_without_keypoints": len(o_empty), "opencv_model": args.model, "opencv_ransac_px": args.ransac_px,
         "phash_p50_ms": r3(pc["p50"]), "phash_p99_ms": r3(pc["p99"]),
         "phash_recall_at_1": r3(p_recall), "phash_false_matches": p_false, "phash_max_distance": p_threshold,
         "phash_threshold_rule": p_rule,

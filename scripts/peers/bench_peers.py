@@ -377,20 +377,21 @@ def main():
     note(f"phash: done in {p_seconds:.1f} s")
 
     calibrated = f"with <= {g_false} false matches (Glimpse's count) on these null queries"
-    if args.opencv_inliers != "auto":
-        o_threshold, o_rule, o_how = int(args.opencv_inliers), "fixed", "fixed by --opencv-inliers"
-    elif null_n == 0:
-        o_threshold, o_rule, o_how = FIXED_ORB_INLIERS, "fixed", "fixed (no null queries to calibrate on)"
-    else:
-        o_threshold = calibrate_orb(o_results, queries, places, g_false)
-        o_rule, o_how = "calibrated", "calibrated: the smallest " + calibrated
-    if args.phash_distance != "auto":
-        p_threshold, p_rule, p_how = int(args.phash_distance), "fixed", "fixed by --phash-distance"
-    elif null_n == 0:
-        p_threshold, p_rule, p_how = FIXED_PHASH_DISTANCE, "fixed", "fixed (no null queries to calibrate on)"
-    else:
-        p_threshold = calibrate_phash(p_results, queries, places, g_false)
-        p_rule, p_how = "calibrated", "calibrated: the largest " + calibrated
+
+    def threshold(given, flag, fallback, calibrate, extreme):
+        """A peer's threshold: the one given, the fixed fallback without null queries, else calibrated."""
+        if given != "auto":
+            return int(given), "fixed", f"fixed by {flag}"
+        if null_n == 0:
+            return fallback, "fixed", "fixed (no null queries to calibrate on)"
+        return calibrate(), "calibrated", f"calibrated: the {extreme} " + calibrated
+
+    o_threshold, o_rule, o_how = threshold(
+        args.opencv_inliers, "--opencv-inliers", FIXED_ORB_INLIERS,
+        lambda: calibrate_orb(o_results, queries, places, g_false), "smallest")
+    p_threshold, p_rule, p_how = threshold(
+        args.phash_distance, "--phash-distance", FIXED_PHASH_DISTANCE,
+        lambda: calibrate_phash(p_results, queries, places, g_false), "largest")
     o_recall, o_false = outcome(o_results, queries, places, lambda s: s >= o_threshold)
     p_recall, p_false = outcome(p_results, queries, places, lambda d: d <= p_threshold)
     o_recall_fixed, o_false_fixed = outcome(o_results, queries, places, lambda s: s >= FIXED_ORB_INLIERS)

@@ -48,9 +48,13 @@ struct AbuseTests {
 
     @Test func uploadsBeyondTheMemoryBudgetAreRefusedBeforeTheirBody() async throws {
         let budget = 16 * 1024 * 1024
+        // Deadlines of minutes: in the parallel suite the in-process daemon shares the two cooperative
+        // threads with tests that hold them for minutes, and an admitted upload once outlived the default
+        // 30 s body deadline there. What is checked here is admission, not deadlines.
         let daemon = try await RunningDaemon.start(
             limits: ServerLimits(
-                maxBodyBytes: 10 * 1024 * 1024, maxConcurrentQueries: 1, maxQueuedQueries: 30, maxBufferedBytes: budget
+                maxBodyBytes: 10 * 1024 * 1024, headerTimeout: .seconds(600), requestDeadline: .seconds(600),
+                maxConcurrentQueries: 1, maxQueuedQueries: 30, maxBufferedBytes: budget
             )
         )
         // A real photo padded to 8 MB (the decoder stops at the end of the JPEG).
@@ -71,7 +75,7 @@ struct AbuseTests {
         let refused = uploads.filter { $0.status == 503 }
         #expect(!refused.isEmpty, "20 × 8 MB do not fit in a 16 MiB budget at once")
         #expect(refused.allSatisfy { $0.answeredBeforeUploadEnded }, "a 503 comes before the body, never after it")
-        #expect(uploads.contains { $0.status == 200 })
+        #expect(uploads.contains { $0.status == 200 }, "the admitted uploads are answered: \(statuses)")
         let health = try await daemon.client.withConnection { try await $0.health() }
         #expect(health.queriesInFlight == 0)
         try await daemon.stop()

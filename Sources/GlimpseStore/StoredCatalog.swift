@@ -72,6 +72,12 @@ public struct StoredPlace: Sendable, Equatable {
         self.revision = revision
         self.photos = photos
     }
+    /// The stored place `id` with `fields` and `photos`, its definition's photos named and credited as
+    /// the stored ones are: how a backend assembles a place from its rows.
+    public init(id: String, fields: PlaceFields, revision: Int64, photos: [StoredPhoto]) {
+        let named = photos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }
+        self.init(definition: PlaceDefinition(id: id, fields: fields, photos: named), revision: revision, photos: photos)
+    }
 }
 
 /// A photo as a store holds it (without its bytes: ``CatalogStore/photoBytes(sha256:)`` reads them).

@@ -110,21 +110,15 @@ struct PostgresRows {
     func place(id: String, features: FeatureChoice) async throws -> StoredPlace? {
         guard let (fields, revision) = try await placeRow(id: id) else { return nil }
         let photos = try await self.photos(placeID: id, features: features)[id] ?? []
-        return StoredPlace(
-            definition: PlaceDefinition(id: id, fields: fields, photos: photos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
-            revision: revision, photos: photos)
+        return StoredPlace(id: id, fields: fields, revision: revision, photos: photos)
     }
 
     func catalog(storeID: String, features: FeatureChoice) async throws -> StoredCatalog {
         let photos = try await self.photos(placeID: nil, features: features)
         let places = try await session.rows("SELECT id, fields, revision FROM places ORDER BY position").map { row in
             let (id, fields, revision) = try row.decode((String, String, Int64).self)
-            let placePhotos = photos[id] ?? []
             return StoredPlace(
-                definition: PlaceDefinition(
-                    id: id, fields: try PlaceFields.decode(fields, placeID: id),
-                    photos: placePhotos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
-                revision: revision, photos: placePhotos)
+                id: id, fields: try PlaceFields.decode(fields, placeID: id), revision: revision, photos: photos[id] ?? [])
         }
         return StoredCatalog(
             storeID: storeID, sequence: try await sequence(), labels: try await labels(),

@@ -102,21 +102,15 @@ struct StoreRows {
     func place(id: String, features: FeatureChoice) throws -> StoredPlace? {
         guard let (fields, revision) = try placeRow(id: id) else { return nil }
         let photos = try self.photos(placeID: id, features: features)[id] ?? []
-        return StoredPlace(
-            definition: PlaceDefinition(id: id, fields: fields, photos: photos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
-            revision: revision, photos: photos)
+        return StoredPlace(id: id, fields: fields, revision: revision, photos: photos)
     }
 
     func catalog(storeID: String, features: FeatureChoice) throws -> StoredCatalog {
         let photos = try self.photos(placeID: nil, features: features)
         let places = try Row.fetchAll(db, sql: "SELECT id, fields, revision FROM places ORDER BY position").map { row in
             let id: String = row[0]
-            let placePhotos = photos[id] ?? []
             return StoredPlace(
-                definition: PlaceDefinition(
-                    id: id, fields: try PlaceFields.decode(row[1], placeID: id),
-                    photos: placePhotos.map { PhotoDefinition(image: $0.name, credit: $0.credit) }),
-                revision: row[2], photos: placePhotos)
+                id: id, fields: try PlaceFields.decode(row[1], placeID: id), revision: row[2], photos: photos[id] ?? [])
         }
         return StoredCatalog(
             storeID: storeID, sequence: try sequence(), labels: try labels(), labelsRevision: try labelsRevision(),

@@ -17,11 +17,11 @@ package enum FeatureChoice: Sendable {
     }
 }
 
-/// A place's fields as every backend stores them: one column of JSON with sorted keys (the photos are
-/// rows of their own).
-extension PlaceFields {
-    /// The stored JSON of `value` (sorted keys, slashes unescaped).
-    package static func json<T: Encodable>(_ value: T) throws(StoreError) -> String {
+/// The JSON text every backend stores in its JSON columns (a place's fields, a photo's credit): sorted
+/// keys, slashes unescaped, so equal values are equal text.
+package enum StoredJSON {
+    /// The stored JSON of `value`.
+    package static func text<T: Encodable>(_ value: T) throws(StoreError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
@@ -29,6 +29,15 @@ extension PlaceFields {
         } catch {
             throw .invalid(reason: "cannot encode \(T.self): \(error)")
         }
+    }
+}
+
+/// A place's fields as every backend stores them: one column of ``StoredJSON`` (the photos are rows of
+/// their own).
+extension PlaceFields {
+    /// The stored `fields` column of these fields.
+    package var storedJSON: String {
+        get throws(StoreError) { try StoredJSON.text(self) }
     }
 
     /// Decodes a stored `fields` column of place `placeID`.
@@ -43,7 +52,7 @@ extension PlaceFields {
     /// A `LIKE` pattern (escape character `\`) that every place whose fields mention `value` as a JSON
     /// string matches (and perhaps a few others: a prefilter, checked exactly after decoding).
     package static func mentionPattern(_ value: String) throws(StoreError) -> String {
-        let json = try json([value]).dropFirst().dropLast()
+        let json = try StoredJSON.text([value]).dropFirst().dropLast()
         var pattern = "%"
         for character in json {
             if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
@@ -84,6 +93,6 @@ package struct PhotoRow: Equatable, Sendable {
     /// The stored `credit` column of `credit`.
     package static func creditColumn(_ credit: PhotoCredit?) throws(StoreError) -> String? {
         guard let credit else { return nil }
-        return try PlaceFields.json(credit)
+        return try StoredJSON.text(credit)
     }
 }

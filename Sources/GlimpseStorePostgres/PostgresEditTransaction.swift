@@ -63,7 +63,7 @@ struct PostgresEditTransaction {
         if let existing, existing.fields == fields, newPhotos == oldPhotos { return try await unchanged() }
         for photo in photos ?? [] { try await checkNameIsFree(photo, placeID: place.id) }
         let sequence = try await appendChange(kind: "putPlace", type: "place", id: place.id)
-        let json = try PlaceFields.json(fields)
+        let json = try fields.storedJSON
         if existing == nil {
             try await session.run("""
                 INSERT INTO places (id, position, fields, revision)
@@ -236,7 +236,7 @@ struct PostgresEditTransaction {
     private func updateFields(of placeID: String, sequence: Int64, _ change: (inout PlaceFields) -> Void) async throws {
         guard var fields = try await rows.placeRow(id: placeID)?.fields else { return }
         change(&fields)
-        let json = try PlaceFields.json(fields)
+        let json = try fields.storedJSON
         try await session.run("UPDATE places SET fields = \(json), revision = \(sequence) WHERE id = \(placeID)")
     }
 
@@ -262,7 +262,7 @@ struct PostgresEditTransaction {
                 """)
         }
         for (position, (place, placePhotos)) in zip(definition.places, photos).enumerated() {
-            let json = try PlaceFields.json(place.fields)
+            let json = try place.fields.storedJSON
             try await session.run("""
                 INSERT INTO places (id, position, fields, revision) VALUES (\(place.id), \(Int64(position)), \(json), \(sequence))
                 """)

@@ -58,10 +58,10 @@ struct EditTransaction {
         if existing == nil {
             try db.execute(sql: "INSERT INTO places (id, position, fields, revision) VALUES (?, "
                 + "(SELECT COALESCE(MAX(position), -1) + 1 FROM places), ?, ?)",
-                           arguments: [place.id, try PlaceFields.json(fields), sequence])
+                           arguments: [place.id, try fields.storedJSON, sequence])
         } else {
             try db.execute(sql: "UPDATE places SET fields = ?, revision = ? WHERE id = ?",
-                           arguments: [try PlaceFields.json(fields), sequence, place.id])
+                           arguments: [try fields.storedJSON, sequence, place.id])
         }
         if let photos, newPhotos != oldPhotos {
             try db.execute(sql: "DELETE FROM photos WHERE place_id = ?", arguments: [place.id])
@@ -217,7 +217,7 @@ struct EditTransaction {
         guard var fields = try rows.placeRow(id: placeID)?.fields else { return }
         change(&fields)
         try db.execute(sql: "UPDATE places SET fields = ?, revision = ? WHERE id = ?",
-                       arguments: [try PlaceFields.json(fields), sequence, placeID])
+                       arguments: [try fields.storedJSON, sequence, placeID])
     }
 
     // MARK: - Whole catalogs
@@ -240,7 +240,7 @@ struct EditTransaction {
         }
         for (position, (place, placePhotos)) in zip(definition.places, photos).enumerated() {
             try db.execute(sql: "INSERT INTO places (id, position, fields, revision) VALUES (?, ?, ?, ?)",
-                           arguments: [place.id, position, try PlaceFields.json(place.fields), sequence])
+                           arguments: [place.id, position, try place.fields.storedJSON, sequence])
             for (index, photo) in placePhotos.enumerated() {
                 try insertPhoto(photo, placeID: place.id, position: index)
             }

@@ -133,8 +133,11 @@ struct CatalogCrashTests {
             #expect(problems.isEmpty, "round \(round): \(problems)")
             let stored = try await opened.read(featuresKey: nil)
             for edit in seen.answered where !edit.isApplied(in: stored) {
-                // A later answered edit may have undone it (a delete of a collection put earlier).
-                let undone = seen.answered.contains { later in
+                // A later edit may have undone it (a delete of a collection put earlier): an answered one,
+                // or the one in flight at the kill when it committed.
+                var laterEdits = seen.answered
+                if let pending = seen.inFlight, pending.isApplied(in: stored) { laterEdits.append(pending) }
+                let undone = laterEdits.contains { later in
                     if case .deleteCollection(let id) = later, case .putCollection(id, _) = edit { return true }
                     return false
                 }

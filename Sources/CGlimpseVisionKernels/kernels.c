@@ -1,5 +1,7 @@
 #include "CGlimpseVisionKernels.h"
 
+#include <stdlib.h>
+
 // Each kernel body is written once as a macro and instantiated for the generic target and, on
 // x86-64, for a popcnt-enabled target. The dispatcher picks one per process; on CPUs with
 // AVX-512 VPOPCNTDQ the contiguous nearest-two scan uses a vector variant.
@@ -107,6 +109,83 @@ static void best2_avx512(const uint64_t *q, const uint64_t *refs, size_t count,
     *bi = index; *bd = best; *sd = second;
 }
 
+// The whole query set against one reference range. The full blocks of eight references are copied
+// word-major (block b, word w: the eight references' word w side by side), so a step is four loads,
+// four XORs against the broadcast query words, four popcounts and three adds, with the distances in
+// reference order. Each of the eight lanes keeps its own nearest (first index on ties) and second
+// nearest, branch-free; the lanes are merged at the end into the scalar scan's answer: the nearest is
+// the smallest lane best (the lowest index among equals), the second the next smallest of all lanes'
+// bests and seconds.
+__attribute__((target("avx512f,avx512vpopcntdq")))
+static int best2_all_avx512(const uint64_t *queries, size_t query_count, const uint64_t *refs, size_t ref_count,
+                            int32_t *bi, uint32_t *bd, uint32_t *sd) {
+    const size_t blocks = ref_count / 8;
+    uint64_t *grouped = NULL;
+    if (blocks > 0) {
+        grouped = (uint64_t *)aligned_alloc(64, blocks * 32 * sizeof(uint64_t));
+        if (grouped == NULL) return -1;
+        for (size_t b = 0; b < blocks; b++) {
+            for (int w = 0; w < 4; w++) {
+                for (int lane = 0; lane < 8; lane++) {
+                    grouped[b * 32 + (size_t)w * 8 + (size_t)lane] = refs[(b * 8 + (size_t)lane) * 4 + (size_t)w];
+                }
+            }
+        }
+    }
+    const __m512i first_indices = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i eight = _mm512_set1_epi64(8);
+    uint64_t lane_best[8], lane_second[8], lane_index[8];
+    for (size_t qi = 0; qi < query_count; qi++) {
+        const uint64_t *q = queries + 4 * qi;
+        const __m512i q0 = _mm512_set1_epi64((long long)q[0]), q1 = _mm512_set1_epi64((long long)q[1]);
+        const __m512i q2 = _mm512_set1_epi64((long long)q[2]), q3 = _mm512_set1_epi64((long long)q[3]);
+        __m512i best_v = _mm512_set1_epi64(257), second_v = best_v;
+        __m512i index_v = _mm512_set1_epi64(-1), next_v = first_indices;
+        for (size_t b = 0; b < blocks; b++) {
+            const uint64_t *g = grouped + b * 32;
+            const __m512i d = _mm512_add_epi64(
+                _mm512_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(_mm512_load_si512((const void *)g), q0)),
+                                 _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_load_si512((const void *)(g + 8)), q1))),
+                _mm512_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(_mm512_load_si512((const void *)(g + 16)), q2)),
+                                 _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_load_si512((const void *)(g + 24)), q3))));
+            const __mmask8 beats_best = _mm512_cmplt_epu64_mask(d, best_v);
+            const __mmask8 beats_second = _mm512_cmplt_epu64_mask(d, second_v);
+            second_v = _mm512_mask_mov_epi64(second_v, beats_second, d);
+            second_v = _mm512_mask_mov_epi64(second_v, beats_best, best_v);
+            best_v = _mm512_mask_mov_epi64(best_v, beats_best, d);
+            index_v = _mm512_mask_mov_epi64(index_v, beats_best, next_v);
+            next_v = _mm512_add_epi64(next_v, eight);
+        }
+        _mm512_storeu_si512((void *)lane_best, best_v);
+        _mm512_storeu_si512((void *)lane_second, second_v);
+        _mm512_storeu_si512((void *)lane_index, index_v);
+        // The nearest: the smallest lane best, the lowest index among equals.
+        uint32_t best = 257;
+        int32_t index = -1;
+        int winner = 0;
+        for (int lane = 0; lane < 8; lane++) {
+            const uint32_t lb = (uint32_t)lane_best[lane];
+            const int32_t li = (int32_t)(int64_t)lane_index[lane];
+            if (lb < best || (lb == best && li >= 0 && li < index)) { best = lb; index = li; winner = lane; }
+        }
+        // The second: the winner's own second, or another lane's best (its second is never smaller).
+        uint32_t second = (uint32_t)lane_second[winner];
+        for (int lane = 0; lane < 8; lane++) {
+            if (lane != winner && (uint32_t)lane_best[lane] < second) second = (uint32_t)lane_best[lane];
+        }
+        for (size_t i = blocks * 8; i < ref_count; i++) {
+            const uint32_t dist = DIST4(q, refs + 4 * i);
+            if (dist < second) {
+                if (dist < best) { second = best; best = dist; index = (int32_t)i; }
+                else { second = dist; }
+            }
+        }
+        bi[qi] = index; bd[qi] = best; sd[qi] = second;
+    }
+    free(grouped);
+    return 0;
+}
+
 static int use_avx512(void) {
     static int cached = -1;  // benign race: every thread computes the same value
     if (cached < 0) {
@@ -140,6 +219,21 @@ void glimpse_hamming_best2(const uint64_t *query, const uint64_t *refs, size_t c
     }
 #endif
     DISPATCH(best2, query, refs, count, best_index, best_distance, second_distance);
+}
+
+int glimpse_hamming_best2_all(const uint64_t *queries, size_t query_count, const uint64_t *refs, size_t ref_count,
+                              int32_t *best_index, uint32_t *best_distance, uint32_t *second_distance) {
+    int status = 0;
+#ifdef HAVE_POPCNT_VARIANT
+    if (use_avx512()) {
+        status = best2_all_avx512(queries, query_count, refs, ref_count, best_index, best_distance, second_distance);
+        if (status == 0) return 0;
+    }
+#endif
+    for (size_t i = 0; i < query_count; i++) {
+        DISPATCH(best2, queries + 4 * i, refs, ref_count, best_index + i, best_distance + i, second_distance + i);
+    }
+    return status;
 }
 
 void glimpse_hamming_best2_indexed(const uint64_t *query, const uint64_t *refs, const uint32_t *indices,

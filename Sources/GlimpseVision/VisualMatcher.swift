@@ -376,12 +376,14 @@ public final class VisualMatcher: Sendable {
         if keepingPairs { queryIndex.reserveCapacity(256) }
         let ratio = configuration.ratio
         let q = features.descriptorWords
+        let nearest = Hamming.nearestTwoOfEach(queries: q, in: words, start: lo, count: hi - lo)
+        let maxDistance = configuration.matchMaxDistance
         for i in 0..<features.count {
             if let setAside, setAside[i] { continue }
-            let nn = Hamming.nearestTwo(query: q, i, in: words, start: lo, count: hi - lo)
-            guard nn.index >= 0, nn.distance <= configuration.matchMaxDistance,
-                  Double(nn.distance) < ratio * Double(nn.second) else { continue }
-            let j = lo + nn.index
+            let index = Int(nearest.index[i]), distance = Int(nearest.distance[i])
+            guard index >= 0, distance <= maxDistance,
+                  Double(distance) < ratio * Double(nearest.second[i]) else { continue }
+            let j = lo + index
             let kp = features.keypoints[i]
             from.append((Double(kp.x), Double(kp.y)))
             to.append((Double(points[2 * j]), Double(points[2 * j + 1])))

@@ -55,6 +55,42 @@ import Testing
         #expect(r.index == 5 && r.distance == 0 && r.second == 0)
     }
 
+    @Test(arguments: [0, 1, 7, 8, 9, 64, 300, 1001])
+    func nearestTwoOfEachAgreesWithOneAtATime(referenceCount: Int) {
+        // Near copies among random descriptors, and exact duplicates, so that ties and early
+        // second-best updates inside an eight-reference block both occur.
+        var refs = Self.randomDescriptors(referenceCount, seed: 21)
+        var queries = Self.randomDescriptors(40, seed: 22)
+        var rng = TestRandom(state: 23)
+        if referenceCount > 0 {
+            for q in 0..<20 {
+                let r = Int(rng.next() % UInt64(referenceCount))
+                var copy = Array(refs[(4 * r)..<(4 * r + 4)])
+                for _ in 0..<(q % 6) { let b = Int(rng.next() % 256); copy[b / 64] ^= 1 << UInt64(b % 64) }
+                queries.replaceSubrange((4 * q)..<(4 * q + 4), with: copy)
+            }
+            if referenceCount >= 9 {
+                let dup = Array(refs[0..<4])
+                refs.replaceSubrange(12..<16, with: dup)
+                refs.replaceSubrange((4 * (referenceCount - 1))..<(4 * referenceCount), with: dup)
+                queries.replaceSubrange(0..<4, with: dup)
+            }
+        }
+        let start = referenceCount > 8 ? 1 : 0, count = referenceCount - start
+        let table = Hamming.nearestTwoOfEach(queries: queries, in: refs, start: start, count: count)
+        #expect(table.index.count == 40)
+        for q in 0..<40 {
+            let one = Hamming.nearestTwo(query: queries, q, in: refs, start: start, count: count)
+            #expect(Int(table.index[q]) == one.index)
+            #expect(Int(table.distance[q]) == one.distance)
+            #expect(Int(table.second[q]) == one.second)
+            let all = (start..<(start + count)).map { Self.plainDistance(queries, q, refs, $0) }.sorted()
+            #expect(Int(table.distance[q]) == (all.first ?? 257))
+            #expect(Int(table.second[q]) == (all.count > 1 ? all[1] : 257))
+        }
+        #expect(Hamming.nearestTwoOfEach(queries: [], in: refs, start: 0, count: referenceCount).index.isEmpty)
+    }
+
     @Test func distancesListMatchesPlainCount() {
         let refs = Self.randomDescriptors(64, seed: 5), q = Self.randomDescriptors(1, seed: 6)
         let d = Hamming.distances(query: q, 0, to: refs)

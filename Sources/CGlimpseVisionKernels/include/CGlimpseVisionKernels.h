@@ -29,6 +29,15 @@ void glimpse_hamming_best2_indexed(const uint64_t *query, const uint64_t *refs, 
                                    size_t count, int32_t *best_index, uint32_t *best_distance,
                                    uint32_t *second_distance);
 
+/// `glimpse_hamming_best2` for each of `query_count` contiguous query descriptors at `queries` against the
+/// same `ref_count` contiguous descriptors at `refs`: entry `i` of the three outputs (each holding
+/// `query_count` values) describes query `i`, exactly as `glimpse_hamming_best2` would, ties included. On
+/// CPUs with AVX-512 VPOPCNTDQ the references are first regrouped word by word, eight per block, so one
+/// step measures eight distances without shuffles; returns 0, or -1 when that scratch copy could not be
+/// allocated (the outputs are then still complete, from the one-query kernel).
+int glimpse_hamming_best2_all(const uint64_t *queries, size_t query_count, const uint64_t *refs, size_t ref_count,
+                              int32_t *best_index, uint32_t *best_distance, uint32_t *second_distance);
+
 /// Writes the distance from `query` to each of `count` contiguous descriptors at `refs` into `out`.
 void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t count, uint16_t *out);
 

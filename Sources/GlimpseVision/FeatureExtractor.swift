@@ -31,8 +31,28 @@ public enum FeatureExtractor {
 
     /// Features of an image that is already at its extraction size (see ``prepare(_:configuration:query:)``).
     public static func extract(fromPrepared image: GrayImage, configuration: VisionConfiguration = .default) -> ImageFeatures {
-        let pattern = configuration.patternSeed == VisionConfiguration.default.patternSeed
+        extract(fromPrepared: image, configuration: configuration, retainingLevels: false).features
+    }
+
+    /// ``extract(fromPrepared:configuration:)`` that also keeps what the features of the image's mirror
+    /// image are derived from (``MirrorSource/mirroredFeatures()``), without a second extraction.
+    public static func extractWithMirror(
+        fromPrepared image: GrayImage, configuration: VisionConfiguration = .default
+    ) -> (features: ImageFeatures, mirror: MirrorSource) {
+        let (features, levels) = extract(fromPrepared: image, configuration: configuration, retainingLevels: true)
+        return (features, MirrorSource(
+            width: image.width, height: image.height, levels: levels, pattern: pattern(for: configuration)))
+    }
+
+    static func pattern(for configuration: VisionConfiguration) -> BRIEFPattern {
+        configuration.patternSeed == VisionConfiguration.default.patternSeed
             ? defaultPattern : BRIEFPattern(seed: configuration.patternSeed)
+    }
+
+    static func extract(
+        fromPrepared image: GrayImage, configuration: VisionConfiguration, retainingLevels: Bool
+    ) -> (features: ImageFeatures, levels: [MirrorSource.Level]) {
+        let pattern = pattern(for: configuration)
         let levels = max(1, configuration.pyramidLevels)
         let step = configuration.pyramidScale
         // Keypoint budget per level, proportional to the level's area.
@@ -47,6 +67,7 @@ public enum FeatureExtractor {
         keypoints.reserveCapacity(configuration.maxKeypoints)
         var words: [UInt64] = []
         words.reserveCapacity(configuration.maxKeypoints * 4)
+        var retained: [MirrorSource.Level] = []
         var level = configuration.contrastStretch ? image.contrastStretched() : image
         var scores: [UInt16] = []
         for l in 0..<levels {
@@ -75,11 +96,16 @@ public enum FeatureExtractor {
             if corners.count > budget { corners.removeSubrange(budget...) }
             let smooth = level.smoothed()
             let scale = Float(pow(step, Double(l)))
-            describe(
+            let moments = describe(
                 corners, level: level, smooth: smooth, levelIndex: l, scale: scale, pattern: pattern,
                 keypoints: &keypoints, words: &words)
+            if retainingLevels {
+                retained.append(MirrorSource.Level(
+                    smooth: smooth, corners: corners, moments: moments, index: l, scale: scale))
+            }
         }
-        return ImageFeatures(width: image.width, height: image.height, keypoints: keypoints, descriptorWords: words)
+        let features = ImageFeatures(width: image.width, height: image.height, keypoints: keypoints, descriptorWords: words)
+        return (features, retained)
     }
 
     /// Minimum distance in pixels between a keypoint and the edge of its level.
@@ -94,12 +120,18 @@ public enum FeatureExtractor {
     }
 
     /// Orientation and descriptor of each corner, appended to `keypoints` and `words`.
+    ///
+    /// - Returns: each corner's intensity moments `(m10, m01)` over the disc, from which its
+    ///   orientation came (what the mirror image's orientation is derived from).
+    @discardableResult
     static func describe(
         _ corners: [FASTDetector.Corner], level: GrayImage, smooth: GrayImage, levelIndex: Int, scale: Float,
         pattern: BRIEFPattern, keypoints: inout [Keypoint], words: inout [UInt64]
-    ) {
+    ) -> [SIMD2<Int32>] {
         let w = level.width
         let halfWidths = circleHalfWidths
+        var moments: [SIMD2<Int32>] = []
+        moments.reserveCapacity(corners.count)
         level.pixels.withUnsafeBufferPointer { src in
             smooth.pixels.withUnsafeBufferPointer { sm in
                 pattern.offsets.withUnsafeBufferPointer { po in
@@ -120,19 +152,11 @@ public enum FeatureExtractor {
                                 }
                                 m01 += v * sumV
                             }
+                            moments.append(SIMD2(Int32(truncatingIfNeeded: m10), Int32(truncatingIfNeeded: m01)))
                             let angle = Float(atan2(Double(m01), Double(m10)))
-                            let bin = BRIEFPattern.bin(for: angle)
-                            let base = bin * 256 * 4
-                            for word in 0..<4 {
-                                var bits: UInt64 = 0
-                                for bit in 0..<64 {
-                                    let o = base + (word * 64 + bit) * 4
-                                    let a = sm[center + Int(po[o + 1]) * w + Int(po[o])]
-                                    let b = sm[center + Int(po[o + 3]) * w + Int(po[o + 2])]
-                                    if a < b { bits |= 1 << UInt64(bit) }
-                                }
-                                words.append(bits)
-                            }
+                            appendDescriptor(
+                                sm, width: w, center: center, bin: BRIEFPattern.bin(for: angle), offsets: po,
+                                xSign: 1, to: &words)
                             keypoints.append(Keypoint(
                                 x: (Float(cx) + 0.5) * scale - 0.5,
                                 y: (Float(cy) + 0.5) * scale - 0.5,
@@ -141,6 +165,28 @@ public enum FeatureExtractor {
                     }
                 }
             }
+        }
+        return moments
+    }
+
+    /// The four words of the rotated-BRIEF descriptor at `center` of the smoothed level `sm` for angle bin
+    /// `bin`, appended to `words`. With `xSign` −1 every test's horizontal offset is reflected: the
+    /// descriptor the mirror image has at the reflected point.
+    @inline(__always)
+    static func appendDescriptor(
+        _ sm: UnsafeBufferPointer<UInt8>, width w: Int, center: Int, bin: Int, offsets po: UnsafeBufferPointer<Int8>,
+        xSign: Int, to words: inout [UInt64]
+    ) {
+        let base = bin * 256 * 4
+        for word in 0..<4 {
+            var bits: UInt64 = 0
+            for bit in 0..<64 {
+                let o = base + (word * 64 + bit) * 4
+                let a = sm[center + Int(po[o + 1]) * w + xSign * Int(po[o])]
+                let b = sm[center + Int(po[o + 3]) * w + xSign * Int(po[o + 2])]
+                if a < b { bits |= 1 << UInt64(bit) }
+            }
+            words.append(bits)
         }
     }
 }

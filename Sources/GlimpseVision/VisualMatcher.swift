@@ -199,7 +199,7 @@ public final class VisualMatcher: Sendable {
         stop: () -> Bool
     ) -> MatchReport? {
         var timings = StageTimings()
-        let features = FeatureExtractor.extract(fromPrepared: prepared, configuration: configuration)
+        let (features, mirrorSource) = FeatureExtractor.extractWithMirror(fromPrepared: prepared, configuration: configuration)
         timings.addFeatures(since: start)
         if stop() { return nil }
         var shortlisted: [(reference: Int, votes: Int)] = []
@@ -228,7 +228,7 @@ public final class VisualMatcher: Sendable {
             if stop() { return nil }
             usedMirror = true
             let t = StageInstant.now()
-            let mirrored = FeatureExtractor.extract(fromPrepared: prepared.mirrored(), configuration: configuration)
+            let mirrored = mirrorSource.mirroredFeatures()
             timings.addFeatures(since: t)
             if stop() { return nil }
             var flippedShortlist: [(reference: Int, votes: Int)] = []

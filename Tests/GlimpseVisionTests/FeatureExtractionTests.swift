@@ -21,6 +21,35 @@ import Testing
         #expect(Set(a.keypoints.map(\.level)).count >= 4)
     }
 
+    @Test(arguments: [4, 10, 33])
+    func mirroredFeaturesAreThoseOfTheMirroredImage(photo: Int) throws {
+        let prepared = FeatureExtractor.prepare(try Fixtures.decode(Fixtures.photos[photo]), query: true)
+        let (features, mirror) = FeatureExtractor.extractWithMirror(fromPrepared: prepared)
+        #expect(features == FeatureExtractor.extract(fromPrepared: prepared))
+        let derived = mirror.mirroredFeatures()
+        let extracted = FeatureExtractor.extract(fromPrepared: prepared.mirrored())
+        #expect(derived.width == extracted.width && derived.height == extracted.height)
+        #expect(derived.count == features.count)
+        // Keypoint for keypoint against a fresh extraction of the reflected picture: the same position,
+        // orientation and descriptor, except where ties or interpolation rounding differ.
+        var extractedAt: [SIMD3<Int32>: Int] = [:]
+        for (i, k) in extracted.keypoints.enumerated() {
+            extractedAt[SIMD3(Int32((k.x * 4).rounded()), Int32((k.y * 4).rounded()), k.level)] = i
+        }
+        var same = 0, sameDescriptor = 0, sameAngle = 0
+        for (i, k) in derived.keypoints.enumerated() {
+            guard let j = extractedAt[SIMD3(Int32((k.x * 4).rounded()), Int32((k.y * 4).rounded()), k.level)] else { continue }
+            same += 1
+            if abs(k.angle - extracted.keypoints[j].angle) < 1e-4 { sameAngle += 1 }
+            if Array(derived.descriptorWords[(4 * i)..<(4 * i + 4)]) == Array(extracted.descriptorWords[(4 * j)..<(4 * j + 4)]) {
+                sameDescriptor += 1
+            }
+        }
+        #expect(Double(same) >= 0.9 * Double(derived.count), "\(same) of \(derived.count) at the same place")
+        #expect(Double(sameAngle) >= 0.9 * Double(same), "\(sameAngle) of \(same) with the same angle")
+        #expect(Double(sameDescriptor) >= 0.9 * Double(same), "\(sameDescriptor) of \(same) with the same descriptor")
+    }
+
     @Test func patternIsSeededAndInsideThePatch() {
         let p1 = BRIEFPattern(seed: 7), p2 = BRIEFPattern(seed: 7), p3 = BRIEFPattern(seed: 8)
         #expect(p1.offsets == p2.offsets)

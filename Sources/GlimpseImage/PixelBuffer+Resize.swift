@@ -203,10 +203,13 @@ enum AreaAverage {
         }
     }
 
+    /// `value` rounded half up and clamped to 0…255. The clamp comes first, so the conversion needs no
+    /// floor call: truncating a non-negative value is rounding down.
     @inline(__always)
     private static func clampByte(_ value: Float) -> UInt8 {
-        let rounded = (value + 0.5).rounded(.down)
-        return rounded <= 0 ? 0 : rounded >= 255 ? 255 : UInt8(rounded)
+        let shifted = value + 0.5
+        guard shifted >= 1 else { return 0 }  // also NaN
+        return shifted >= 255 ? 255 : UInt8(shifted)
     }
 }
 

@@ -192,14 +192,16 @@ public struct LSHIndex: Sendable {
     /// - Parameters:
     ///   - references: the same descriptor words the index was built from.
     ///   - bucketCap: buckets with more entries than this are skipped (0 = none skipped).
+    ///   - tables: look in the first this many tables only (nil: all of them).
     public func nearest(
-        queries: [UInt64], references: [UInt64], bucketCap: Int = 0
+        queries: [UInt64], references: [UInt64], bucketCap: Int = 0, tables: Int? = nil
     ) -> [(index: Int32, distance: UInt32)] {
         precondition(references.count == 4 * count, "references must be the indexed descriptors")
         let m = queries.count / 4
         var out = [(index: Int32, distance: UInt32)](repeating: (-1, 257), count: m)
         let buckets = 1 << bits
         let cap = bucketCap > 0 ? bucketCap : Int.max
+        let tablesUsed = min(tableCount, max(1, tables ?? tableCount))
         queries.withUnsafeBufferPointer { q in
             references.withUnsafeBufferPointer { r in
                 positions.withUnsafeBufferPointer { pos in
@@ -210,7 +212,7 @@ public struct LSHIndex: Sendable {
                             for i in 0..<m {
                                 var bestIndex: Int32 = -1
                                 var bestDistance: UInt32 = 257
-                                for t in 0..<tableCount {
+                                for t in 0..<tablesUsed {
                                     let tablePositions = UnsafeBufferPointer(rebasing: pos[(t * bits)..<((t + 1) * bits)])
                                     let k = Int(Self.key(q, i, tablePositions))
                                     let so = t * (buckets + 1)

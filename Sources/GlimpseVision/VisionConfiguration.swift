@@ -59,6 +59,12 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var decisiveScore: Int
     /// When no candidate reaches ``acceptScore``, the mirrored query is matched too.
     public var mirrorCascade: Bool
+    /// With a feature printer, before the network runs for a query the keypoints did not decide: how many
+    /// candidates of a quick keypoint shortlist of the mirror image (over ``mirrorProbeTables`` of the LSH
+    /// tables) are verified. A mirror image decided by keypoints needs no feature print; 0 turns the probe off.
+    public var mirrorProbeSize: Int
+    /// How many of the LSH tables the mirror probe's shortlist looks in (at most ``lshTables``).
+    public var mirrorProbeTables: Int
     /// With a feature printer: how many references with the nearest feature prints are verified besides
     /// the keypoint shortlist.
     public var printShortlistSize: Int
@@ -82,6 +88,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         lshBucketCap: Int = 64,
         shortlistSize: Int = 8,
         mirrorShortlistSize: Int = 4,
+        mirrorProbeSize: Int = 2,
+        mirrorProbeTables: Int = 2,
         voteMaxDistance: Int = 64,
         ratio: Double = 0.8,
         matchMaxDistance: Int = 80,
@@ -111,6 +119,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         self.lshBucketCap = lshBucketCap
         self.shortlistSize = shortlistSize
         self.mirrorShortlistSize = mirrorShortlistSize
+        self.mirrorProbeSize = mirrorProbeSize
+        self.mirrorProbeTables = mirrorProbeTables
         self.voteMaxDistance = voteMaxDistance
         self.ratio = ratio
         self.matchMaxDistance = matchMaxDistance
@@ -154,6 +164,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         try check(lshBucketCap >= 0, "lshBucketCap must be at least 0, got \(lshBucketCap)")
         try check(shortlistSize >= 1, "shortlistSize must be at least 1, got \(shortlistSize)")
         try check(mirrorShortlistSize >= 1, "mirrorShortlistSize must be at least 1, got \(mirrorShortlistSize)")
+        try check(mirrorProbeSize >= 0, "mirrorProbeSize must be at least 0, got \(mirrorProbeSize)")
+        try check(mirrorProbeTables >= 1, "mirrorProbeTables must be at least 1, got \(mirrorProbeTables)")
         try check(ratio > 0 && ratio <= 1, "ratio must be in (0, 1], got \(ratio)")
         try check(ransacIterations >= 1, "ransacIterations must be at least 1, got \(ransacIterations)")
         try check(ransacThresholdFraction > 0 && ransacThresholdFraction < 0.2,

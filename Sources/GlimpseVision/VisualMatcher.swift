@@ -206,10 +206,31 @@ public final class VisualMatcher: Sendable {
         var verified: [Int: Verification] = [:]
         var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified)
         if stop() { return nil }
+        let decisive = Double(configuration.decisiveScore)
+        let printing = image != nil && printer != nil && printDimension > 0
+        // The mirror image, when it is looked at: its features, quick shortlist and verifications so far.
+        var mirrored: ImageFeatures?
+        var flippedShortlist: [(reference: Int, votes: Int)] = []
+        var flippedVerified: [Int: Verification] = [:]
+        var flipped: [MatchCandidate] = []
+        var usedMirror = false
+        if printing, configuration.mirrorCascade, configuration.mirrorProbeSize > 0, (found.first?.score ?? 0) < decisive {
+            // The mirror probe: before the network runs, a quick keypoint look at the mirror image, which
+            // decides a mirrored picture of a catalog place as the first pass decides an unmirrored one.
+            usedMirror = true
+            let t = StageInstant.now()
+            let features = mirrorSource.mirroredFeatures()
+            mirrored = features
+            timings.addFeatures(since: t)
+            flipped = run(
+                features, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified,
+                size: configuration.mirrorProbeSize, tables: configuration.mirrorProbeTables)
+            if stop() { return nil }
+        }
         var similarity: PrintComparison?
         var queryPrint: FeaturePrint?
         var byPrint: [Int] = []
-        if let image, printer != nil, (found.first?.score ?? 0) < Double(configuration.decisiveScore),
+        if let image, printer != nil, (found.first?.score ?? 0) < decisive, (flipped.first?.score ?? 0) < decisive,
            let printed = printSimilarities(of: image, timings: &timings) {
             queryPrint = printed.print
             similarity = printed.similarity
@@ -223,31 +244,37 @@ public final class VisualMatcher: Sendable {
         }
         var passes = [OrientationPass(
             features: features, mirrored: false, shortlisted: shortlisted, byPrint: byPrint, verified: verified)]
-        var usedMirror = false
-        if configuration.mirrorCascade, !accepts(best(found, similarity: similarity), similarity: similarity) {
+        var flippedByPrint: [Int] = []
+        if configuration.mirrorCascade,
+           !accepts(best(merge(found, flipped), similarity: similarity), similarity: similarity) {
             if stop() { return nil }
             usedMirror = true
-            let t = StageInstant.now()
-            let mirrored = mirrorSource.mirroredFeatures()
-            timings.addFeatures(since: t)
+            let mirroredFeatures: ImageFeatures
+            if let mirrored {
+                mirroredFeatures = mirrored
+            } else {
+                let t = StageInstant.now()
+                mirroredFeatures = mirrorSource.mirroredFeatures()
+                mirrored = mirroredFeatures
+                timings.addFeatures(since: t)
+            }
             if stop() { return nil }
-            var flippedShortlist: [(reference: Int, votes: Int)] = []
-            var flippedVerified: [Int: Verification] = [:]
-            var flipped: [MatchCandidate]
-            var flippedByPrint: [Int] = []
             if let similarity {
                 // The print does not see mirroring (every reference keeps the print of its mirror image), so
                 // it has already named the references a mirrored picture may show: the mirrored keypoints
-                // are verified against those alone, with no keypoint shortlist.
+                // are verified against those (less any the probe verified), with no further keypoint shortlist.
                 let v = StageInstant.now()
                 flippedByPrint = nearestByPrint(similarity, excluding: [], count: configuration.mirrorShortlistSize)
-                flipped = verifyExtra(mirrored, flippedByPrint, into: [], mirrored: true, verified: &flippedVerified)
+                let unverified = flippedByPrint.filter { flippedVerified[$0] == nil }
+                flipped = verifyExtra(mirroredFeatures, unverified, into: flipped, mirrored: true, verified: &flippedVerified)
                 timings.addVerification(since: v)
             } else {
                 flipped = run(
-                    mirrored, mirrored: true, timings: &timings, shortlisted: &flippedShortlist,
+                    mirroredFeatures, mirrored: true, timings: &timings, shortlisted: &flippedShortlist,
                     verified: &flippedVerified)
             }
+        }
+        if let mirrored {
             passes.append(OrientationPass(
                 features: mirrored, mirrored: true, shortlisted: flippedShortlist, byPrint: flippedByPrint,
                 verified: flippedVerified))
@@ -283,13 +310,20 @@ public final class VisualMatcher: Sendable {
 
     /// ``run(_:mirrored:timings:)`` that also hands back the shortlist and each verified reference's
     /// verification with its inlier pairs (what locating the accepted place reuses).
+    ///
+    /// - Parameters:
+    ///   - size: how many shortlisted references are verified (default: the configured shortlist size of
+    ///     the orientation).
+    ///   - tables: how many LSH tables the shortlist looks in (default: all).
     func run(
         _ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings,
-        shortlisted: inout [(reference: Int, votes: Int)], verified: inout [Int: Verification]
+        shortlisted: inout [(reference: Int, votes: Int)], verified: inout [Int: Verification],
+        size: Int? = nil, tables: Int? = nil
     ) -> [MatchCandidate] {
         var t = StageInstant.now()
         let shortlist = self.shortlist(
-            features, size: mirrored ? configuration.mirrorShortlistSize : configuration.shortlistSize)
+            features, size: size ?? (mirrored ? configuration.mirrorShortlistSize : configuration.shortlistSize),
+            tables: tables)
         shortlisted = shortlist
         timings.addShortlist(since: t)
         t = StageInstant.now()
@@ -314,8 +348,9 @@ public final class VisualMatcher: Sendable {
     }
 
     /// The `size` references (default: the configured shortlist size) with the most
-    /// nearest-neighbour votes, most first, with their votes.
-    public func shortlist(_ features: ImageFeatures, size: Int? = nil) -> [(reference: Int, votes: Int)] {
+    /// nearest-neighbour votes, most first, with their votes; with `tables`, the votes come from that many
+    /// of the LSH tables only.
+    public func shortlist(_ features: ImageFeatures, size: Int? = nil, tables: Int? = nil) -> [(reference: Int, votes: Int)] {
         guard slotCount > 0, features.count > 0 else { return [] }
         var votes = [Int32](repeating: 0, count: slotCount)
         // Each query descriptor votes once, for its nearest live reference descriptor over all segments,
@@ -324,7 +359,8 @@ public final class VisualMatcher: Sendable {
         for (s, segment) in segments.enumerated() where segment.lsh.count > 0 {
             let base = segmentStarts[s]
             let nearest = segment.lsh.nearest(
-                queries: features.descriptorWords, references: segment.words, bucketCap: configuration.lshBucketCap)
+                queries: features.descriptorWords, references: segment.words, bucketCap: configuration.lshBucketCap,
+                tables: tables)
             for (i, nn) in nearest.enumerated() where nn.index >= 0 && nn.distance < best[i].distance {
                 let reference = base + Int(segment.owners[Int(nn.index)])
                 if live[reference] { best[i] = (Int32(reference), nn.distance) }

@@ -62,6 +62,32 @@ struct FeaturePrintMatchingTests {
         #expect(report.timings.featurePrint == .zero)
     }
 
+    @Test func aMirroredCatalogPhotoIsDecidedByTheMirrorProbeWithoutTheNetwork() async throws {
+        // The jetty photo is far from symmetric: its mirror image matches only as a mirror image.
+        let place = try #require(Fixtures.catalog.place(id: "wooden-jetty-calm-lake"))
+        let gray = GrayImage(luminanceOf: try picture(place.photoPath)).mirrored()
+        let report = try await printMatcher.value.match(gray.pixelBuffer)
+        #expect(report.accepted?.referenceID == "wooden-jetty-calm-lake")
+        #expect(report.accepted?.mirrored == true)
+        #expect(report.usedMirror)
+        // The keypoints of the mirror image decided it: the print was not needed, and not computed.
+        #expect(report.featurePrint == nil)
+        #expect(report.timings.featurePrint == .zero)
+    }
+
+    @Test func withoutTheProbeAMirroredPhotoWaitsForTheNetwork() async throws {
+        var configuration = VisionConfiguration.default
+        configuration.mirrorProbeSize = 0
+        let matcher = try await Fixtures.catalog.makeVisualMatcher(
+            configuration: configuration, placeIDs: registered, printer: try sharedPrinter.get())
+        let place = try #require(Fixtures.catalog.place(id: "wooden-jetty-calm-lake"))
+        let gray = GrayImage(luminanceOf: try picture(place.photoPath)).mirrored()
+        let report = matcher.match(gray.pixelBuffer)
+        #expect(report.accepted?.referenceID == "wooden-jetty-calm-lake")
+        #expect(report.featurePrint != nil)
+        #expect(report.timings.featurePrint > .zero)
+    }
+
     @Test func referencesCarryThePrintsOfEveryView() async throws {
         let matcher = try await printMatcher.value
         #expect(matcher.printCount == registered.count * FeaturePrintViews.count)

@@ -85,11 +85,49 @@ import Testing
         }
     }
 
-    @Test func arcTest() {
-        #expect(FASTDetector.hasArcOf9(0b0000_0001_1111_1111))
-        #expect(FASTDetector.hasArcOf9(0b1111_1000_0000_1111))  // wraps around
-        #expect(!FASTDetector.hasArcOf9(0b0000_0000_1111_1111))
-        #expect(!FASTDetector.hasArcOf9(0b0101_0101_0101_0101))
+    /// FAST-9 straight from its definition: 9 contiguous ring pixels (of 16, wrapping) all brighter than
+    /// p + t or all darker than p − t; the score is the whole ring's excess beyond the threshold for the
+    /// kind with the arc (the larger when both), stored + 1, saturated.
+    static func plainFASTScores(_ image: GrayImage, threshold t: Int, border: Int) -> [UInt16] {
+        let ring = [(0, -3), (1, -3), (2, -2), (3, -1), (3, 0), (3, 1), (2, 2), (1, 3),
+                    (0, 3), (-1, 3), (-2, 2), (-3, 1), (-3, 0), (-3, -1), (-2, -2), (-1, -3)]
+        let w = image.width, h = image.height
+        var out = [UInt16](repeating: 0, count: w * h)
+        guard w > 2 * border, h > 2 * border else { return out }
+        for y in border..<(h - border) {
+            for x in border..<(w - border) {
+                let p = Int(image.pixels[y * w + x])
+                let values = ring.map { Int(image.pixels[(y + $0.1) * w + x + $0.0]) }
+                func arc(_ on: (Int) -> Bool) -> Bool {
+                    (0..<16).contains { start in (0..<9).allSatisfy { on(values[(start + $0) % 16]) } }
+                }
+                var score = 0
+                if arc({ $0 > p + t }) { score = values.reduce(0) { $0 + max(0, $1 - (p + t)) } }
+                if arc({ $0 < p - t }) { score = max(score, values.reduce(0) { $0 + max(0, (p - t) - $1) }) }
+                if score > 0 { out[y * w + x] = UInt16(min(score + 1, 65535)) }
+            }
+        }
+        return out
+    }
+
+    @Test(arguments: [false, true])
+    func fastKernelAgreesWithThePlainDefinition(scalar: Bool) throws {
+        // Noise (many candidates, runs across the 32-pixel blocks and the row ends), a real photo, and
+        // saturated extremes (thresholds that reach past 0 and 255).
+        var rng = TestRandom(state: 31)
+        let noise = GrayImage(width: 97, height: 61, pixels: (0..<(97 * 61)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        let photo = FeatureExtractor.prepare(try Fixtures.decode(Fixtures.photos[7]), query: true)
+        let extremes = GrayImage(width: 70, height: 40, pixels: (0..<(70 * 40)).map { _ in [0, 1, 4, 251, 254, 255][Int(rng.next() % 6)] })
+        for (image, threshold) in [(noise, 20), (noise, 8), (photo, 20), (photo, 8), (extremes, 20), (extremes, 1)] {
+            var scores = [UInt16](repeating: 0, count: image.width * image.height)
+            let corners = FASTDetector.detect(image, threshold: threshold, border: 5, scores: &scores, scalar: scalar)
+            let plain = Self.plainFASTScores(image, threshold: threshold, border: 5)
+            #expect(scores == plain, "\(image.width)×\(image.height), threshold \(threshold)")
+            // The kept corners are the local maxima of those scores.
+            #expect(corners.isEmpty == !plain.contains { $0 > 0 })
+            #expect(plain.contains { $0 > 0 })
+            for c in corners { #expect(plain[Int(c.y) * image.width + Int(c.x)] > 0) }
+        }
     }
 
     @Test func resampleKeepsFlatImagesFlatAndFitsTheSize() {

@@ -1,9 +1,10 @@
-// Hamming-distance kernels over 256-bit binary descriptors (four 64-bit words each).
+// The hot loops of GlimpseVision: Hamming-distance kernels over 256-bit binary descriptors (four
+// 64-bit words each), and FAST-9 corner detection.
 //
-// The only C in GlimpseVision. It exists so the popcount instruction can be used on x86-64
-// without compiling the whole package for a newer CPU: each kernel is compiled twice (generic
-// and with popcnt) and the variant is chosen once at run time. Pointers are read only for the
-// duration of a call and never kept.
+// The only C in GlimpseVision. It exists so popcount, AVX2 and AVX-512 can be used on x86-64
+// without compiling the whole package for a newer CPU: each kernel is compiled for the generic
+// target and for the newer one, and the variant is chosen once at run time. Pointers are read (and
+// the output buffers written) only for the duration of a call and never kept.
 #ifndef CGLIMPSE_VISION_KERNELS_H
 #define CGLIMPSE_VISION_KERNELS_H
 
@@ -40,6 +41,19 @@ int glimpse_hamming_best2_all(const uint64_t *queries, size_t query_count, const
 
 /// Writes the distance from `query` to each of `count` contiguous descriptors at `refs` into `out`.
 void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t count, uint16_t *out);
+
+/// FAST-9 corners of the `width × height` 8-bit image at `image` (rows packed), at least `border` (≥ 3)
+/// pixels from every edge, for intensity threshold `threshold` (≥ 1): writes each corner's score + 1
+/// (the sum over the ring of how far its pixels lie beyond the threshold, for the kind, brighter or darker,
+/// with an arc of 9; saturated at 65535) into `scores` (`width × height` values; other entries are left
+/// alone) and its position into `xy` (x, y pairs, the first `capacity` corners in row order). Returns the
+/// number of corners, which may exceed `capacity`: call again with room for all of them. `variant` 1
+/// forces the scalar variant (for tests); 0 picks the fastest the CPU has.
+size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, int threshold, int variant,
+                     uint16_t *scores, int32_t *xy, size_t capacity);
+
+/// 1 when `glimpse_fast9` runs its AVX2 variant, 0 for the scalar one.
+int glimpse_fast9_uses_avx2(void);
 
 /// 1 when the hardware popcount variant is in use, 0 for the generic one.
 int glimpse_hamming_uses_hardware_popcount(void);

@@ -163,26 +163,32 @@ public struct GrayImage: Sendable, Equatable {
             xWeight[x] = width < 2 ? 0 : UInt32(min(256, max(0, ((fx - Double(ix)) * 256).rounded())))
         }
         let w = width
+        // Vertical first: each output row blends its two source rows into `column` (at most 255 × 256, so
+        // 16 bits), a contiguous loop; then each output pixel blends two neighbours of that row. Both
+        // weights are exact integers, so the order does not change the result.
+        var column = [UInt16](repeating: 0, count: w)
         let out = [UInt8](unsafeUninitializedCapacity: newWidth * newHeight) { dst, count in
             pixels.withUnsafeBufferPointer { src in
                 xIndex.withUnsafeBufferPointer { xi in
                     xWeight.withUnsafeBufferPointer { xw in
-                        for y in 0..<newHeight {
-                            let fy = max(0, (Double(y) + 0.5) * sy - 0.5)
-                            let iy = min(Int(fy), max(0, height - 2))
-                            let wy = height < 2 ? 0 : UInt32(min(256, max(0, ((fy - Double(iy)) * 256).rounded())))
-                            guard let base = src.baseAddress, let out = dst.baseAddress,
-                                  let xip = xi.baseAddress, let xwp = xw.baseAddress else { return }
-                            // Fenced: xIndex[x] + 1 <= width - 1 when width >= 2; rows are clamped above.
-                            let row0 = base + iy * w, row1 = base + min(iy + 1, height - 1) * w
+                        column.withUnsafeMutableBufferPointer { col in
+                            guard let base = src.baseAddress, let out = dst.baseAddress, let xip = xi.baseAddress,
+                                  let xwp = xw.baseAddress, let c = col.baseAddress else { return }
                             let right = w >= 2 ? 1 : 0
-                            let o = out + y * newWidth
-                            for x in 0..<newWidth {
-                                let i = xip[x], a = xwp[x]
-                                let top = UInt32(row0[i]) &* (256 &- a) &+ UInt32(row0[i &+ right]) &* a
-                                let bottom = UInt32(row1[i]) &* (256 &- a) &+ UInt32(row1[i &+ right]) &* a
-                                let v = (top &* (256 &- wy) &+ bottom &* wy &+ 32768) >> 16
-                                o[x] = UInt8(truncatingIfNeeded: v)
+                            for y in 0..<newHeight {
+                                let fy = max(0, (Double(y) + 0.5) * sy - 0.5)
+                                let iy = min(Int(fy), max(0, height - 2))
+                                let wy = height < 2 ? 0 : UInt16(min(256, max(0, ((fy - Double(iy)) * 256).rounded())))
+                                // Fenced: rows are clamped to the image; xIndex[x] + 1 <= width - 1 when width >= 2.
+                                let row0 = base + iy * w, row1 = base + min(iy + 1, height - 1) * w
+                                let keep = 256 &- wy
+                                for j in 0..<w { c[j] = UInt16(row0[j]) &* keep &+ UInt16(row1[j]) &* wy }
+                                let o = out + y * newWidth
+                                for x in 0..<newWidth {
+                                    let i = xip[x], a = xwp[x]
+                                    let v = (UInt32(c[i]) &* (256 &- a) &+ UInt32(c[i &+ right]) &* a &+ 32768) >> 16
+                                    o[x] = UInt8(truncatingIfNeeded: v)
+                                }
                             }
                         }
                     }

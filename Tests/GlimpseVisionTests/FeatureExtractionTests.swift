@@ -130,6 +130,30 @@ import Testing
         }
     }
 
+    @Test func bilinearResamplingIsTheFixedPointFormula() {
+        // Each output pixel: the two source rows and columns around its centre, weights in 256ths, one
+        // rounding at the end: the pyramid's step, pinned so that a faster loop changes no keypoint.
+        var rng = TestRandom(state: 41)
+        let image = GrayImage(width: 83, height: 57, pixels: (0..<(83 * 57)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        for (nw, nh) in [(69, 48), (83, 57), (100, 70), (1, 1), (41, 3)] {
+            let out = image.bilinearResampled(width: nw, height: nh)
+            let sx = Double(image.width) / Double(nw), sy = Double(image.height) / Double(nh)
+            for y in 0..<nh {
+                let fy = max(0, (Double(y) + 0.5) * sy - 0.5), iy = min(Int(fy), image.height - 2)
+                let wy = UInt32(min(256, max(0, ((fy - Double(iy)) * 256).rounded())))
+                for x in 0..<nw {
+                    let fx = max(0, (Double(x) + 0.5) * sx - 0.5), ix = min(Int(fx), image.width - 2)
+                    let wx = UInt32(min(256, max(0, ((fx - Double(ix)) * 256).rounded())))
+                    func p(_ xx: Int, _ yy: Int) -> UInt32 { UInt32(image.pixels[yy * image.width + xx]) }
+                    let top = p(ix, iy) * (256 - wx) + p(ix + 1, iy) * wx
+                    let bottom = p(ix, iy + 1) * (256 - wx) + p(ix + 1, iy + 1) * wx
+                    let expected = UInt8((top * (256 - wy) + bottom * wy + 32768) >> 16)
+                    #expect(out.pixels[y * nw + x] == expected, "(\(x), \(y)) of \(nw)×\(nh)")
+                }
+            }
+        }
+    }
+
     @Test func resampleKeepsFlatImagesFlatAndFitsTheSize() {
         let flat = GrayImage(width: 300, height: 200, pixels: [UInt8](repeating: 77, count: 60_000))
         let small = flat.resampled(width: 123, height: 82)

@@ -1,3 +1,4 @@
+import CGlimpseVisionKernels
 public import GlimpseImage
 
 /// An 8-bit single-channel image with packed rows: the working image of feature extraction.
@@ -88,63 +89,18 @@ public struct GrayImage: Sendable, Equatable {
     public func smoothed() -> GrayImage {
         let w = width, h = height
         var mid = [UInt16](repeating: 0, count: w * h)
-        pixels.withUnsafeBufferPointer { srcBuffer in
-            mid.withUnsafeMutableBufferPointer { dstBuffer in
-                // Fenced: rows are addressed through base pointers; x stays inside 0..<w.
-                guard let src = srcBuffer.baseAddress, let dst = dstBuffer.baseAddress else { return }
-                for y in 0..<h {
-                    let s = src + y * w, d = dst + y * w
-                    func edge(_ x: Int) {
-                        var acc: UInt32 = 0
-                        for k in 0..<9 { acc += UInt32(s[min(max(x + k - 4, 0), w - 1)]) * binomial9[k] }
-                        d[x] = UInt16((acc + 8) >> 4)
-                    }
-                    for x in 0..<min(4, w) { edge(x) }
-                    if w > 8 { Self.smoothRow(s, d, count: w - 8) }
-                    for x in max(4, w - 4)..<w { edge(x) }
-                }
-            }
-        }
         let out = [UInt8](unsafeUninitializedCapacity: w * h) { dstBuffer, count in
-            mid.withUnsafeBufferPointer { srcBuffer in
-                guard let src = srcBuffer.baseAddress, let dst = dstBuffer.baseAddress else { return }
-                for y in 0..<h {
-                    var rows: [UnsafePointer<UInt16>] = []
-                    rows.reserveCapacity(9)
-                    for k in 0..<9 { rows.append(src + min(max(y + k - 4, 0), h - 1) * w) }
-                    Self.smoothColumn(rows, dst + y * w, count: w)
+            pixels.withUnsafeBufferPointer { srcBuffer in
+                mid.withUnsafeMutableBufferPointer { midBuffer in
+                    // Fenced: the kernel reads w × h bytes and writes w × h values to each buffer, only during the call.
+                    guard let src = srcBuffer.baseAddress, let m = midBuffer.baseAddress, let dst = dstBuffer.baseAddress
+                    else { return }
+                    glimpse_smooth9(src, Int32(w), Int32(h), m, dst)
                 }
             }
             count = w * h
         }
         return GrayImage(width: w, height: h, pixels: out)
-    }
-
-    /// Horizontal 9-tap pass over `count` outputs `d[4...]` from `s[0...]`.
-    @inline(__always)
-    private static func smoothRow(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt16>, count: Int) {
-        for x in 0..<count {
-            let a = UInt32(s[x]) &+ UInt32(s[x &+ 8])
-            let b = UInt32(s[x &+ 1]) &+ UInt32(s[x &+ 7])
-            let c = UInt32(s[x &+ 2]) &+ UInt32(s[x &+ 6])
-            let e = UInt32(s[x &+ 3]) &+ UInt32(s[x &+ 5])
-            let v = a &+ 8 &* b &+ 28 &* c &+ 56 &* e &+ 70 &* UInt32(s[x &+ 4])
-            d[x &+ 4] = UInt16(truncatingIfNeeded: (v &+ 8) >> 4)
-        }
-    }
-
-    /// Vertical 9-tap pass over one output row from nine input rows.
-    @inline(__always)
-    private static func smoothColumn(_ r: [UnsafePointer<UInt16>], _ d: UnsafeMutablePointer<UInt8>, count: Int) {
-        let r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6], r7 = r[7], r8 = r[8]
-        for x in 0..<count {
-            let a = UInt32(r0[x]) &+ UInt32(r8[x])
-            let b = UInt32(r1[x]) &+ UInt32(r7[x])
-            let c = UInt32(r2[x]) &+ UInt32(r6[x])
-            let e = UInt32(r3[x]) &+ UInt32(r5[x])
-            let v = a &+ 8 &* b &+ 28 &* c &+ 56 &* e &+ 70 &* UInt32(r4[x])
-            d[x] = UInt8(truncatingIfNeeded: (v &+ 2048) >> 12)
-        }
     }
 
     /// This image resampled to `newWidth × newHeight` by bilinear interpolation in fixed point, edges
@@ -200,4 +156,3 @@ public struct GrayImage: Sendable, Equatable {
     }
 }
 
-private let binomial9: [UInt32] = [1, 8, 28, 56, 70, 56, 28, 8, 1]

@@ -154,6 +154,25 @@ import Testing
         }
     }
 
+    @Test(arguments: [(1, 1), (3, 5), (8, 9), (9, 8), (40, 33)])
+    func smoothingIsTheBinomialKernelWithClampedEdges(width: Int, height: Int) {
+        var rng = TestRandom(state: UInt64(43 + width))
+        let image = GrayImage(width: width, height: height, pixels: (0..<(width * height)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        let taps: [UInt32] = [1, 8, 28, 56, 70, 56, 28, 8, 1]
+        var mid = [UInt32](repeating: 0, count: width * height)
+        for y in 0..<height { for x in 0..<width {
+            var v: UInt32 = 0
+            for k in 0..<9 { v += UInt32(image.pixels[y * width + min(max(x + k - 4, 0), width - 1)]) * taps[k] }
+            mid[y * width + x] = (v + 8) >> 4
+        } }
+        let smooth = image.smoothed()
+        for y in 0..<height { for x in 0..<width {
+            var v: UInt32 = 0
+            for k in 0..<9 { v += mid[min(max(y + k - 4, 0), height - 1) * width + x] * taps[k] }
+            #expect(smooth.pixels[y * width + x] == UInt8((v + 2048) >> 12), "(\(x), \(y))")
+        } }
+    }
+
     @Test func resampleKeepsFlatImagesFlatAndFitsTheSize() {
         let flat = GrayImage(width: 300, height: 200, pixels: [UInt8](repeating: 77, count: 60_000))
         let small = flat.resampled(width: 123, height: 82)

@@ -1,5 +1,5 @@
 // The hot loops of GlimpseVision: Hamming-distance kernels over 256-bit binary descriptors (four
-// 64-bit words each), and FAST-9 corner detection.
+// 64-bit words each), FAST-9 corner detection and the binomial smoothing of pyramid levels.
 //
 // The only C in GlimpseVision. It exists so popcount, AVX2 and AVX-512 can be used on x86-64
 // without compiling the whole package for a newer CPU: each kernel is compiled for the generic
@@ -51,6 +51,12 @@ void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t co
 /// forces the scalar variant (for tests); 0 picks the fastest the CPU has.
 size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, int threshold, int variant,
                      uint16_t *scores, int32_t *xy, size_t capacity);
+
+/// The `width × height` bytes at `src` smoothed by the 9-tap binomial kernel (1 8 28 56 70 56 28 8 1)/256
+/// in each direction, edges clamped, into `dst` (`width × height` bytes); `mid` is scratch for the
+/// horizontal pass (`width × height` values). Exact integer arithmetic: the horizontal pass keeps
+/// (sum + 8) >> 4, the vertical one writes (sum + 2048) >> 12.
+void glimpse_smooth9(const uint8_t *src, int width, int height, uint16_t *mid, uint8_t *dst);
 
 /// 1 when `glimpse_fast9` runs its AVX2 variant, 0 for the scalar one.
 int glimpse_fast9_uses_avx2(void);

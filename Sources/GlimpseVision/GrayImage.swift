@@ -59,7 +59,12 @@ public struct GrayImage: Sendable, Equatable {
     /// image's contrast, so hazy and low-contrast photos still yield keypoints.
     public func contrastStretched() -> GrayImage {
         var histogram = [Int](repeating: 0, count: 256)
-        for p in pixels { histogram[Int(p)] += 1 }
+        pixels.withUnsafeBufferPointer { source in
+            histogram.withUnsafeMutableBufferPointer { counts in
+                // Fenced: a byte indexes a 256-entry table.
+                for p in source { counts[Int(p)] &+= 1 }
+            }
+        }
         let cut = pixels.count / 200
         var low = 0, seen = 0
         while low < 255 && seen + histogram[low] <= cut { seen += histogram[low]; low += 1 }
@@ -71,7 +76,15 @@ public struct GrayImage: Sendable, Equatable {
         let range = max(high - low, 64)
         var table = [UInt8](repeating: 0, count: 256)
         for v in 0..<256 { table[v] = UInt8(max(0, min(255, (v - low) * 255 / range))) }
-        let out = pixels.map { table[Int($0)] }
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { dst, count in
+            pixels.withUnsafeBufferPointer { source in
+                table.withUnsafeBufferPointer { lookup in
+                    // Fenced: a byte indexes a 256-entry table; dst holds pixels.count bytes.
+                    for i in 0..<source.count { dst[i] = lookup[Int(source[i])] }
+                }
+            }
+            count = pixels.count
+        }
         return GrayImage(width: width, height: height, pixels: out)
     }
 

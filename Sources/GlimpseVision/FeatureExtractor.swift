@@ -1,3 +1,4 @@
+import CGlimpseVisionKernels
 import Foundation
 public import GlimpseImage
 
@@ -113,12 +114,6 @@ public enum FeatureExtractor {
 
     static let defaultPattern = BRIEFPattern(seed: VisionConfiguration.default.patternSeed)
 
-    /// Half-widths of the circular patch of radius 15, per row offset 0...15.
-    static let circleHalfWidths: [Int] = (0...BRIEFPattern.radius).map { v in
-        let r = Double(BRIEFPattern.radius)
-        return Int((r * r - Double(v * v)).squareRoot().rounded(.down))
-    }
-
     /// Orientation and descriptor of each corner, appended to `keypoints` and `words`.
     ///
     /// - Returns: each corner's intensity moments `(m10, m01)` over the disc, from which its
@@ -129,44 +124,54 @@ public enum FeatureExtractor {
         pattern: BRIEFPattern, keypoints: inout [Keypoint], words: inout [UInt64]
     ) -> [SIMD2<Int32>] {
         let w = level.width
-        let halfWidths = circleHalfWidths
+        let (m10, m01) = intensityMoments(of: corners, in: level)
         var moments: [SIMD2<Int32>] = []
         moments.reserveCapacity(corners.count)
-        level.pixels.withUnsafeBufferPointer { src in
-            smooth.pixels.withUnsafeBufferPointer { sm in
-                pattern.offsets.withUnsafeBufferPointer { po in
-                    halfWidths.withUnsafeBufferPointer { hw in
-                        for c in corners {
-                            let cx = Int(c.x), cy = Int(c.y)
-                            let center = cy * w + cx
-                            // Intensity centroid over the disc of radius 15.
-                            var m10 = 0, m01 = 0
-                            for u in -hw[0]...hw[0] { m10 += u * Int(src[center + u]) }
-                            for v in 1...BRIEFPattern.radius {
-                                let d = hw[v]
-                                var sumV = 0
-                                for u in -d...d {
-                                    let above = Int(src[center - v * w + u]), below = Int(src[center + v * w + u])
-                                    sumV += below - above
-                                    m10 += u * (above + below)
-                                }
-                                m01 += v * sumV
-                            }
-                            moments.append(SIMD2(Int32(truncatingIfNeeded: m10), Int32(truncatingIfNeeded: m01)))
-                            let angle = Float(atan2(Double(m01), Double(m10)))
-                            appendDescriptor(
-                                sm, width: w, center: center, bin: BRIEFPattern.bin(for: angle), offsets: po,
-                                xSign: 1, to: &words)
-                            keypoints.append(Keypoint(
-                                x: (Float(cx) + 0.5) * scale - 0.5,
-                                y: (Float(cy) + 0.5) * scale - 0.5,
-                                scale: scale, angle: angle, response: c.response, level: Int32(levelIndex)))
-                        }
-                    }
+        smooth.pixels.withUnsafeBufferPointer { sm in
+            pattern.offsets.withUnsafeBufferPointer { po in
+                for (n, c) in corners.enumerated() {
+                    let cx = Int(c.x), cy = Int(c.y)
+                    moments.append(SIMD2(m10[n], m01[n]))
+                    let angle = Float(atan2(Double(m01[n]), Double(m10[n])))
+                    appendDescriptor(
+                        sm, width: w, center: cy * w + cx, bin: BRIEFPattern.bin(for: angle), offsets: po,
+                        xSign: 1, to: &words)
+                    keypoints.append(Keypoint(
+                        x: (Float(cx) + 0.5) * scale - 0.5,
+                        y: (Float(cy) + 0.5) * scale - 0.5,
+                        scale: scale, angle: angle, response: c.response, level: Int32(levelIndex)))
                 }
             }
         }
         return moments
+    }
+
+    /// The intensity moments `(m10, m01)` over the disc of radius 15 about each corner (the C kernel
+    /// `glimpse_intensity_moments`); every corner lies at least ``border`` from the level's edges.
+    ///
+    /// - Parameter scalar: run the kernel's scalar variant whatever the CPU (for tests).
+    static func intensityMoments(
+        of corners: [FASTDetector.Corner], in level: GrayImage, scalar: Bool = false
+    ) -> (m10: [Int32], m01: [Int32]) {
+        let w = level.width
+        let centers = corners.map { Int32(truncatingIfNeeded: Int($0.y) * w + Int($0.x)) }
+        precondition(corners.allSatisfy {
+            Int($0.x) >= border && Int($0.y) >= border && Int($0.x) < w - border && Int($0.y) < level.height - border
+        }, "a corner lies within the border")
+        var m10 = [Int32](repeating: 0, count: corners.count), m01 = m10
+        level.pixels.withUnsafeBufferPointer { src in
+            centers.withUnsafeBufferPointer { cp in
+                m10.withUnsafeMutableBufferPointer { a in
+                    m01.withUnsafeMutableBufferPointer { b in
+                        // Fenced: every disc lies inside the level (checked above); outputs hold one value per corner.
+                        guard let s = src.baseAddress, let c = cp.baseAddress, let ap = a.baseAddress, let bp = b.baseAddress
+                        else { return }
+                        glimpse_intensity_moments(s, Int32(w), c, corners.count, scalar ? 1 : 0, ap, bp)
+                    }
+                }
+            }
+        }
+        return (m10, m01)
     }
 
     /// The four words of the rotated-BRIEF descriptor at `center` of the smoothed level `sm` for angle bin

@@ -173,6 +173,30 @@ import Testing
         } }
     }
 
+    @Test(arguments: [false, true])
+    func intensityMomentsAreThoseOfTheDisc(scalar: Bool) {
+        var rng = TestRandom(state: 47)
+        let image = GrayImage(width: 71, height: 53, pixels: (0..<(71 * 53)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        let b = FeatureExtractor.border
+        var corners: [FASTDetector.Corner] = []
+        for y in stride(from: b, to: 53 - b, by: 3) { for x in stride(from: b, to: 71 - b, by: 5) {
+            corners.append(FASTDetector.Corner(x: Int32(x), y: Int32(y), response: 0))
+        } }
+        let (m10, m01) = FeatureExtractor.intensityMoments(of: corners, in: image, scalar: scalar)
+        for (n, c) in corners.enumerated() {
+            var e10 = 0, e01 = 0
+            for v in -15...15 {
+                let d = Int((225 - Double(v * v)).squareRoot().rounded(.down))
+                for u in -d...d {
+                    let p = Int(image.pixels[(Int(c.y) + v) * 71 + Int(c.x) + u])
+                    e10 += u * p
+                    e01 += v * p
+                }
+            }
+            #expect(Int(m10[n]) == e10 && Int(m01[n]) == e01, "corner (\(c.x), \(c.y))")
+        }
+    }
+
     @Test func resampleKeepsFlatImagesFlatAndFitsTheSize() {
         let flat = GrayImage(width: 300, height: 200, pixels: [UInt8](repeating: 77, count: 60_000))
         let small = flat.resampled(width: 123, height: 82)

@@ -1,5 +1,6 @@
 // The hot loops of GlimpseVision: Hamming-distance kernels over 256-bit binary descriptors (four
-// 64-bit words each), FAST-9 corner detection and the binomial smoothing of pyramid levels.
+// 64-bit words each), FAST-9 corner detection, the binomial smoothing of pyramid levels and the
+// intensity moments that orient keypoints.
 //
 // The only C in GlimpseVision. It exists so popcount, AVX2 and AVX-512 can be used on x86-64
 // without compiling the whole package for a newer CPU: each kernel is compiled for the generic
@@ -57,6 +58,13 @@ size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, in
 /// horizontal pass (`width × height` values). Exact integer arithmetic: the horizontal pass keeps
 /// (sum + 8) >> 4, the vertical one writes (sum + 2048) >> 12.
 void glimpse_smooth9(const uint8_t *src, int width, int height, uint16_t *mid, uint8_t *dst);
+
+/// The intensity moments of ORB's orientation for `count` keypoints of the 8-bit image at `image` (rows of
+/// `width` bytes), each given by its pixel index in `centers` and at least 19 pixels from every edge:
+/// over the disc of radius 15 (half-width ⌊√(225 − v²)⌋ at row offset v), `m10[i]` = Σ u·I and
+/// `m01[i]` = Σ v·I. `variant` 1 forces the scalar variant (for tests); 0 picks the fastest.
+void glimpse_intensity_moments(const uint8_t *image, int width, const int32_t *centers, size_t count, int variant,
+                               int32_t *m10, int32_t *m01);
 
 /// 1 when `glimpse_fast9` runs its AVX2 variant, 0 for the scalar one.
 int glimpse_fast9_uses_avx2(void);

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 public import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 public import ServiceLifecycle
 import Synchronization
@@ -31,6 +32,11 @@ public final class GlimpseServer: Service, Sendable {
     private let editor: (any CatalogEditService)?
     private let gate: QueryGate
     private let logger: Logger
+    /// The listening channel once serving; behind NIOLock, like the daemon's other shared state.
+    private let listenerChannel = NIOLockedValueBox<(any Channel)?>(nil)
+
+    /// The listening channel once the daemon serves (`nil` before): tests follow connections through it.
+    var listener: (any Channel)? { listenerChannel.withLockedValue { $0 } }
 
     /// Creates a daemon serving `service` and, with an `editor`, taking catalog edits (docs/api.md).
     ///
@@ -180,7 +186,9 @@ public final class GlimpseServer: Service, Sendable {
         let path = configuration.activatedSocket?.path ?? configuration.socketPath
         let logger = self.logger
         let ready = self.ready
+        let listenerChannel = self.listenerChannel
         let onServerRunning: @Sendable (any Channel) async -> Void = { listener in
+            listenerChannel.withLockedValue { $0 = listener }
             do {
                 try await ListenerHandoff.install(on: listener)
                 try await listener.eventLoop.submit {

@@ -11,6 +11,14 @@ import NIOCore
 /// second, at the tail, sees each connection come out of set-up and releases the held close when none
 /// is left. A connection whose set-up fails is closed, and its close also ends its wait. The close is
 /// never held longer than `maximumHold`.
+///
+/// Holding the close lets such a connection reach the server, but not the quiesce signal of graceful
+/// shutdown: the signal goes to every accepted connection at once, on the connection's event loop, and
+/// one still in set-up may get it before its handlers are in place. Nothing then holds it for the first
+/// request (``FirstRequestGraceHandler``) or closes the connection after that request: it stays open,
+/// serving more requests, and holds the shutdown up until its idle timeout. So once the listener has
+/// been asked to quiesce, the tail handler sends the signal again to each connection it hands on,
+/// behind that connection's set-up.
 enum ListenerHandoff {
     /// Adds the two handlers to `listener`'s pipeline. Call once, after the server is bound.
     static func install(on listener: any Channel, maximumHold: Duration = .seconds(2)) async throws {
@@ -28,6 +36,8 @@ enum ListenerHandoff {
         var pending: Set<ObjectIdentifier> = []
         /// The close request waiting for ``pending`` to empty.
         var heldClose: (release: () -> Void, timeout: Scheduled<Void>)?
+        /// Whether the listener has been asked to quiesce (graceful shutdown has begun).
+        var quiescing = false
 
         /// Marks `connection` as out of set-up; releases a held close when it was the last one.
         func finished(_ connection: ObjectIdentifier) {
@@ -67,6 +77,11 @@ enum ListenerHandoff {
             context.fireChannelRead(data)
         }
 
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if event is ChannelShouldQuiesceEvent { state.quiescing = true }
+            context.fireUserInboundEventTriggered(event)
+        }
+
         func read(context: ChannelHandlerContext) {
             guard !closing else { return }  // no new connections while the close waits
             context.read()
@@ -94,7 +109,8 @@ enum ListenerHandoff {
         }
     }
 
-    /// At the tail of the listener's pipeline: sees each connection handed to the server.
+    /// At the tail of the listener's pipeline: sees each connection handed to the server, and sends it
+    /// the quiesce signal again when shutdown has begun.
     final class HandedOffConnectionObserver: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = any Channel
         typealias InboundOut = any Channel
@@ -106,8 +122,16 @@ enum ListenerHandoff {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            state.finished(ObjectIdentifier(unwrapInboundIn(data)))
+            let connection = unwrapInboundIn(data)
+            state.finished(ObjectIdentifier(connection))
             context.fireChannelRead(data)
+            guard state.quiescing else { return }
+            // Queued on the connection's loop behind its registration, which passing the read on has just
+            // queued there; its handlers are in place. A connection that had the signal already is
+            // unaffected by a second one.
+            connection.eventLoop.execute {
+                connection.pipeline.syncOperations.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
         }
     }
 }

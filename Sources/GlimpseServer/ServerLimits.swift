@@ -51,7 +51,8 @@ public struct ServerLimits: Sendable, Equatable {
     public var maxResultLimit: Int
     /// How long, after graceful shutdown begins, a connection that has not yet sent a request head
     /// is kept open for it. Default 5 s. A request that arrives in this time is answered, then the
-    /// connection is closed; a connection still silent after it is closed.
+    /// connection is closed; a connection still silent after it is closed. The grace does not extend
+    /// ``idleTimeout``: a connection silent that long is closed, shutdown or not.
     public var firstRequestGrace: Duration
 
     /// Creates limits; every argument defaults to the documented value.

@@ -1,4 +1,5 @@
 #include "CGlimpseVisionKernels.h"
+#include "cpu_features.h"
 
 // FAST-9 corner detection. A pixel p is a corner when 9 contiguous pixels of the 16-pixel Bresenham
 // ring of radius 3 are all brighter than p + t or all darker than p - t (strictly). Its score is the
@@ -50,21 +51,28 @@ static inline void record(int x, int y, uint16_t score, int width, uint16_t *sco
     *count += 1;
 }
 
+// Tests the pixels x_from ..< x_to of row y one at a time; returns the corner count so far.
+static size_t scan_scalar(const uint8_t *image, int width, int y, int x_from, int x_to, const ptrdiff_t *offsets,
+                          int threshold, uint16_t *scores, int32_t *xy, size_t capacity, size_t count) {
+    const uint8_t *row = image + (size_t)y * (size_t)width;
+    for (int x = x_from; x < x_to; x++) {
+        const uint8_t *c = row + x;
+        const int p = c[0], hi = p + threshold, lo = p - threshold;
+        const int v0 = c[offsets[0]], v8 = c[offsets[8]];
+        if (v0 <= hi && v8 <= hi && v0 >= lo && v8 >= lo) continue;
+        const uint16_t score = corner_score(c, offsets, threshold);
+        if (score != 0) record(x, y, score, width, scores, xy, capacity, &count);
+    }
+    return count;
+}
+
 static size_t fast9_scalar(const uint8_t *image, int width, int height, int border, int threshold,
                            uint16_t *scores, int32_t *xy, size_t capacity) {
     ptrdiff_t offsets[16];
     for (int k = 0; k < 16; k++) offsets[k] = (ptrdiff_t)ring_dy[k] * width + ring_dx[k];
     size_t count = 0;
     for (int y = border; y < height - border; y++) {
-        const uint8_t *row = image + (size_t)y * (size_t)width;
-        for (int x = border; x < width - border; x++) {
-            const uint8_t *c = row + x;
-            const int p = c[0], hi = p + threshold, lo = p - threshold;
-            const int v0 = c[offsets[0]], v8 = c[offsets[8]];
-            if (v0 <= hi && v8 <= hi && v0 >= lo && v8 >= lo) continue;
-            const uint16_t score = corner_score(c, offsets, threshold);
-            if (score != 0) record(x, y, score, width, scores, xy, capacity, &count);
-        }
+        count = scan_scalar(image, width, y, border, width - border, offsets, threshold, scores, xy, capacity, count);
     }
     return count;
 }
@@ -150,33 +158,18 @@ static size_t fast9_avx2(const uint8_t *image, int width, int height, int border
                 record(x0 + lane, y, (uint16_t)(score + 1), width, scores, xy, capacity, &count);
             }
         }
-        for (; x < end; x++) {
-            const uint8_t *c = row + x;
-            const int p = c[0], hi = p + threshold, lo = p - threshold;
-            const int v0 = c[offsets[0]], v8 = c[offsets[8]];
-            if (v0 <= hi && v8 <= hi && v0 >= lo && v8 >= lo) continue;
-            const uint16_t score = corner_score(c, offsets, threshold);
-            if (score != 0) record(x, y, score, width, scores, xy, capacity, &count);
-        }
+        count = scan_scalar(image, width, y, x, end, offsets, threshold, scores, xy, capacity, count);
     }
     return count;
 }
 
-static int use_avx2(void) {
-    static int cached = -1;  // benign race: every thread computes the same value
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) ? 1 : 0;
-    }
-    return cached;
-}
 #endif
 
 size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, int threshold, int variant,
                      uint16_t *scores, int32_t *xy, size_t capacity) {
     if (border < 3 || width <= 2 * border || height <= 2 * border || threshold < 1) return 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (variant != 1 && use_avx2()) return fast9_avx2(image, width, height, border, threshold, scores, xy, capacity);
+    if (variant != 1 && glimpse_cpu_has_avx2()) return fast9_avx2(image, width, height, border, threshold, scores, xy, capacity);
 #endif
     (void)variant;
     return fast9_scalar(image, width, height, border, threshold, scores, xy, capacity);
@@ -184,7 +177,7 @@ size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, in
 
 int glimpse_fast9_uses_avx2(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    return use_avx2();
+    return glimpse_cpu_has_avx2();
 #else
     return 0;
 #endif

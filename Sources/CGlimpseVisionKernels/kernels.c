@@ -1,4 +1,5 @@
 #include "CGlimpseVisionKernels.h"
+#include "cpu_features.h"
 
 #include <stdlib.h>
 
@@ -186,24 +187,7 @@ static int best2_all_avx512(const uint64_t *queries, size_t query_count, const u
     return 0;
 }
 
-static int use_avx512(void) {
-    static int cached = -1;  // benign race: every thread computes the same value
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) ? 1 : 0;
-    }
-    return cached;
-}
-
-static int use_popcnt(void) {
-    static int cached = -1;  // benign race: every thread computes the same value
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("popcnt") ? 1 : 0;
-    }
-    return cached;
-}
-#define DISPATCH(name, ...) (use_popcnt() ? name##_popcnt(__VA_ARGS__) : name##_generic(__VA_ARGS__))
+#define DISPATCH(name, ...) (glimpse_cpu_has_popcnt() ? name##_popcnt(__VA_ARGS__) : name##_generic(__VA_ARGS__))
 #else
 #define DISPATCH(name, ...) (name##_generic(__VA_ARGS__))
 #endif
@@ -213,7 +197,7 @@ uint32_t glimpse_hamming256(const uint64_t *a, const uint64_t *b) { return DISPA
 void glimpse_hamming_best2(const uint64_t *query, const uint64_t *refs, size_t count,
                            int32_t *best_index, uint32_t *best_distance, uint32_t *second_distance) {
 #ifdef HAVE_POPCNT_VARIANT
-    if (use_avx512()) {
+    if (glimpse_cpu_has_avx512_popcnt()) {
         best2_avx512(query, refs, count, best_index, best_distance, second_distance);
         return;
     }
@@ -225,7 +209,7 @@ int glimpse_hamming_best2_all(const uint64_t *queries, size_t query_count, const
                               int32_t *best_index, uint32_t *best_distance, uint32_t *second_distance) {
     int status = 0;
 #ifdef HAVE_POPCNT_VARIANT
-    if (use_avx512()) {
+    if (glimpse_cpu_has_avx512_popcnt()) {
         status = best2_all_avx512(queries, query_count, refs, ref_count, best_index, best_distance, second_distance);
         if (status == 0) return 0;
     }
@@ -248,7 +232,7 @@ void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t co
 
 int glimpse_hamming_uses_hardware_popcount(void) {
 #ifdef HAVE_POPCNT_VARIANT
-    return use_popcnt();
+    return glimpse_cpu_has_popcnt();
 #else
     return 0;
 #endif

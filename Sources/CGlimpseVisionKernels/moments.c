@@ -1,4 +1,5 @@
 #include "CGlimpseVisionKernels.h"
+#include "cpu_features.h"
 
 // The intensity moments of ORB's orientation: over the disc of radius 15 about a keypoint, m10 = Σ u·I
 // and m01 = Σ v·I for the pixel at column offset u and row offset v. Exact integers in both variants:
@@ -83,20 +84,12 @@ static void moments_avx2(const uint8_t *image, int width, const int32_t *centers
     }
 }
 
-static int moments_use_avx2(void) {
-    static int cached = -1;  // benign race: every thread computes the same value
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return cached;
-}
 #endif
 
 void glimpse_intensity_moments(const uint8_t *image, int width, const int32_t *centers, size_t count, int variant,
                                int32_t *m10, int32_t *m01) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (variant != 1 && moments_use_avx2()) { moments_avx2(image, width, centers, count, m10, m01); return; }
+    if (variant != 1 && glimpse_cpu_has_avx2()) { moments_avx2(image, width, centers, count, m10, m01); return; }
 #endif
     (void)variant;
     moments_scalar(image, width, centers, count, m10, m01);

@@ -1,4 +1,5 @@
 #include "CGlimpseVisionKernels.h"
+#include "cpu_features.h"
 
 // The 9-tap binomial smoothing (1 8 28 56 70 56 28 8 1)/256 of a pyramid level, horizontal pass into
 // 16 bits ((sum + 8) >> 4), vertical pass back to bytes ((sum + 2048) >> 12), edges clamped. Written as
@@ -58,20 +59,12 @@ static void smooth9_avx2(const uint8_t *src, int width, int height, uint16_t *mi
     SMOOTH_BODY
 }
 
-static int smooth_use_avx2(void) {
-    static int cached = -1;  // benign race: every thread computes the same value
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return cached;
-}
 #endif
 
 void glimpse_smooth9(const uint8_t *src, int width, int height, uint16_t *mid, uint8_t *dst) {
     if (width < 1 || height < 1) return;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (smooth_use_avx2()) { smooth9_avx2(src, width, height, mid, dst); return; }
+    if (glimpse_cpu_has_avx2()) { smooth9_avx2(src, width, height, mid, dst); return; }
 #endif
     smooth9_generic(src, width, height, mid, dst);
 }

@@ -62,32 +62,26 @@ enum FASTDetector {
         return kept
     }
 
-    /// Harris corner response (k = 0.04) over a 7 × 7 window of Sobel gradients at each corner.
-    static func harris(_ image: GrayImage, corners: inout [Corner]) {
+    /// Harris corner response (k = 0.04) over a 7 × 7 window of Sobel gradients at each corner (the C kernel
+    /// `glimpse_harris`); every corner lies at least 4 pixels from the image's edges.
+    ///
+    /// - Parameter scalar: run the kernel's scalar variant whatever the CPU (for tests).
+    static func harris(_ image: GrayImage, corners: inout [Corner], scalar: Bool = false) {
         let w = image.width
+        precondition(corners.allSatisfy {
+            Int($0.x) >= 4 && Int($0.y) >= 4 && Int($0.x) < w - 4 && Int($0.y) < image.height - 4
+        }, "a corner lies within 4 pixels of the edge")
+        let centers = corners.map { Int32(truncatingIfNeeded: Int($0.y) * w + Int($0.x)) }
+        var response = [Float](repeating: 0, count: corners.count)
         image.pixels.withUnsafeBufferPointer { src in
-            for n in corners.indices {
-                let cx = Int(corners[n].x), cy = Int(corners[n].y)
-                var a = 0, b = 0, c = 0
-                for dy in -3...3 {
-                    let row = (cy + dy) * w + cx
-                    for dx in -3...3 {
-                        let i = row + dx
-                        let tl = Int(src[i - w - 1]), t = Int(src[i - w]), tr = Int(src[i - w + 1])
-                        let l = Int(src[i - 1]), r = Int(src[i + 1])
-                        let bl = Int(src[i + w - 1]), bm = Int(src[i + w]), br = Int(src[i + w + 1])
-                        let gx = (tr + 2 * r + br) - (tl + 2 * l + bl)
-                        let gy = (bl + 2 * bm + br) - (tl + 2 * t + tr)
-                        a += gx * gx
-                        b += gy * gy
-                        c += gx * gy
-                    }
+            centers.withUnsafeBufferPointer { cp in
+                response.withUnsafeMutableBufferPointer { out in
+                    // Fenced: every window and its gradients' neighbours lie inside the image (checked above).
+                    guard let s = src.baseAddress, let c = cp.baseAddress, let o = out.baseAddress else { return }
+                    glimpse_harris(s, Int32(w), c, corners.count, scalar ? 1 : 0, o)
                 }
-                let fa = Float(a), fb = Float(b), fc = Float(c)
-                let scale: Float = 1.0 / (4 * 7 * 255)
-                let sa = fa * scale * scale, sb = fb * scale * scale, scc = fc * scale * scale
-                corners[n].response = sa * sb - scc * scc - 0.04 * (sa + sb) * (sa + sb)
             }
         }
+        for n in corners.indices { corners[n].response = response[n] }
     }
 }

@@ -197,6 +197,33 @@ import Testing
         }
     }
 
+    @Test(arguments: [false, true])
+    func harrisResponseIsTheSobelWindowFormula(scalar: Bool) {
+        var rng = TestRandom(state: 53)
+        let image = GrayImage(width: 45, height: 37, pixels: (0..<(45 * 37)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        var corners: [FASTDetector.Corner] = []
+        for y in stride(from: 4, to: 33, by: 4) { for x in stride(from: 4, to: 41, by: 3) {
+            corners.append(FASTDetector.Corner(x: Int32(x), y: Int32(y), response: 0))
+        } }
+        FASTDetector.harris(image, corners: &corners, scalar: scalar)
+        func p(_ x: Int, _ y: Int) -> Int { Int(image.pixels[y * 45 + x]) }
+        for c in corners {
+            var a = 0, b = 0, d = 0
+            for dy in -3...3 { for dx in -3...3 {
+                let x = Int(c.x) + dx, y = Int(c.y) + dy
+                let gx = (p(x + 1, y - 1) + 2 * p(x + 1, y) + p(x + 1, y + 1)) - (p(x - 1, y - 1) + 2 * p(x - 1, y) + p(x - 1, y + 1))
+                let gy = (p(x - 1, y + 1) + 2 * p(x, y + 1) + p(x + 1, y + 1)) - (p(x - 1, y - 1) + 2 * p(x, y - 1) + p(x + 1, y - 1))
+                a += gx * gx
+                b += gy * gy
+                d += gx * gy
+            } }
+            let scale: Float = 1.0 / (4 * 7 * 255)
+            let sa = Float(a) * scale * scale, sb = Float(b) * scale * scale, sd = Float(d) * scale * scale
+            let expected = sa * sb - sd * sd - 0.04 * (sa + sb) * (sa + sb)
+            #expect(c.response == expected, "corner (\(c.x), \(c.y))")
+        }
+    }
+
     @Test func resampleKeepsFlatImagesFlatAndFitsTheSize() {
         let flat = GrayImage(width: 300, height: 200, pixels: [UInt8](repeating: 77, count: 60_000))
         let small = flat.resampled(width: 123, height: 82)

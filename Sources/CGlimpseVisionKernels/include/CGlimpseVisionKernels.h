@@ -1,6 +1,6 @@
 // The hot loops of GlimpseVision: Hamming-distance kernels over 256-bit binary descriptors (four
-// 64-bit words each), FAST-9 corner detection, the binomial smoothing of pyramid levels and the
-// intensity moments that orient keypoints.
+// 64-bit words each), FAST-9 corner detection, the Harris response that ranks the corners, the binomial
+// smoothing of pyramid levels and the intensity moments that orient keypoints.
 //
 // The only C in GlimpseVision. It exists so popcount, AVX2 and AVX-512 can be used on x86-64
 // without compiling the whole package for a newer CPU: each kernel is compiled for the generic
@@ -65,6 +65,14 @@ void glimpse_smooth9(const uint8_t *src, int width, int height, uint16_t *mid, u
 /// `m01[i]` = Σ v·I. `variant` 1 forces the scalar variant (for tests); 0 picks the fastest.
 void glimpse_intensity_moments(const uint8_t *image, int width, const int32_t *centers, size_t count, int variant,
                                int32_t *m10, int32_t *m01);
+
+/// The Harris response (k = 0.04) of `count` corners of the 8-bit image at `image` (rows of `width`
+/// bytes), each given by its pixel index in `centers` and at least 4 pixels from every edge: over the 7 × 7
+/// window, a = Σ gx², b = Σ gy², c = Σ gx·gy of the 3 × 3 Sobel gradients, then, in single precision
+/// with each sum scaled by (1 / 7140)², sa·sb − sc² − 0.04·(sa + sb)², into `response`. `variant` 1
+/// forces the scalar variant (for tests); 0 picks the fastest.
+void glimpse_harris(const uint8_t *image, int width, const int32_t *centers, size_t count, int variant,
+                    float *response);
 
 /// 1 when `glimpse_fast9` runs its AVX2 variant, 0 for the scalar one.
 int glimpse_fast9_uses_avx2(void);

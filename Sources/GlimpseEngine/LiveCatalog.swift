@@ -1,4 +1,4 @@
-public import GlimpseCatalog
+import GlimpseCatalog
 public import GlimpseImage
 public import GlimpseStore
 import GlimpseVision

@@ -1,5 +1,5 @@
 import Foundation
-package import GlimpseCatalog
+import GlimpseCatalog
 package import GlimpseWire
 
 /// Which features a read decodes.

@@ -1,5 +1,5 @@
 public import Foundation
-public import GlimpseCatalog
+import GlimpseCatalog
 public import GlimpseVision
 public import GlimpseWire
 

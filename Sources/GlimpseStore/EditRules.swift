@@ -1,4 +1,4 @@
-package import GlimpseCatalog
+import GlimpseCatalog
 package import GlimpseWire
 
 /// The checks every store backend runs inside its write transaction, against the state it read there.

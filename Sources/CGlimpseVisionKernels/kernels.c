@@ -237,3 +237,63 @@ int glimpse_hamming_uses_hardware_popcount(void) {
     return 0;
 #endif
 }
+
+// The LSH lookup of every query descriptor: its key in each table (bit `positions[t * bits + j]` of the
+// descriptor is key bit j), the descriptors of that bucket (skipped when it holds more than `cap`), and
+// the nearest of them over all tables. In a large index nearly every step of a lookup is a cache miss
+// (the bucket's offsets, its entries, each candidate), so query descriptors go in batches whose lookups
+// advance stage by stage, each stage prefetching what the next one reads, and the misses overlap.
+#define LSH_BATCH 16
+void glimpse_lsh_nearest(const uint64_t *queries, size_t query_count, const uint64_t *refs, const uint32_t *entries,
+                         const uint32_t *starts, const int32_t *positions, int tables, int bits, size_t count,
+                         size_t cap, int32_t *best_index, uint32_t *best_distance) {
+    const size_t buckets = (size_t)1 << bits;
+    const int used = tables < 32 ? tables : 32;
+    uint32_t key[LSH_BATCH][32], lo[LSH_BATCH][32], hi[LSH_BATCH][32];
+    for (size_t first = 0; first < query_count; first += LSH_BATCH) {
+        const size_t n = query_count - first < LSH_BATCH ? query_count - first : LSH_BATCH;
+        // Keys; prefetch each bucket's offsets.
+        for (size_t b = 0; b < n; b++) {
+            const uint64_t *q = queries + 4 * (first + b);
+            for (int t = 0; t < used; t++) {
+                uint32_t k = 0;
+                const int32_t *pos = positions + (size_t)t * (size_t)bits;
+                for (int j = 0; j < bits; j++) k |= (uint32_t)((q[pos[j] >> 6] >> (pos[j] & 63)) & 1u) << j;
+                key[b][t] = k;
+                __builtin_prefetch(starts + (size_t)t * (buckets + 1) + k, 0, 0);
+            }
+        }
+        // Bucket bounds; prefetch the entries.
+        for (size_t b = 0; b < n; b++) {
+            for (int t = 0; t < used; t++) {
+                const uint32_t *st = starts + (size_t)t * (buckets + 1) + key[b][t];
+                lo[b][t] = st[0];
+                hi[b][t] = st[1];
+                if (hi[b][t] - lo[b][t] > cap) hi[b][t] = lo[b][t];
+                if (hi[b][t] > lo[b][t]) __builtin_prefetch(entries + (size_t)t * count + lo[b][t], 0, 0);
+            }
+        }
+        // Prefetch the candidates.
+        for (size_t b = 0; b < n; b++) {
+            for (int t = 0; t < used; t++) {
+                const uint32_t *e = entries + (size_t)t * count;
+                for (uint32_t k = lo[b][t]; k < hi[b][t]; k++) __builtin_prefetch(refs + 4 * (size_t)e[k], 0, 0);
+            }
+        }
+        // Measure.
+        for (size_t b = 0; b < n; b++) {
+            int32_t index = -1;
+            uint32_t best = 257;
+            for (int t = 0; t < used; t++) {
+                if (hi[b][t] == lo[b][t]) continue;
+                int32_t found = -1;
+                uint32_t distance = 257, second = 257;
+                glimpse_hamming_best2_indexed(queries + 4 * (first + b), refs, entries + (size_t)t * count + lo[b][t],
+                                              hi[b][t] - lo[b][t], &found, &distance, &second);
+                if (distance < best) { best = distance; index = found; }
+            }
+            best_index[first + b] = index;
+            best_distance[first + b] = best;
+        }
+    }
+}

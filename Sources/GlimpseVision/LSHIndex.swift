@@ -198,43 +198,34 @@ public struct LSHIndex: Sendable {
     ) -> [(index: Int32, distance: UInt32)] {
         precondition(references.count == 4 * count, "references must be the indexed descriptors")
         let m = queries.count / 4
-        var out = [(index: Int32, distance: UInt32)](repeating: (-1, 257), count: m)
-        let buckets = 1 << bits
         let cap = bucketCap > 0 ? bucketCap : Int.max
         let tablesUsed = min(tableCount, max(1, tables ?? tableCount))
+        let positions32 = positions.map { Int32(truncatingIfNeeded: $0) }
+        var index = [Int32](repeating: -1, count: m)
+        var distance = [UInt32](repeating: 257, count: m)
+        guard m > 0 else { return [] }
         queries.withUnsafeBufferPointer { q in
             references.withUnsafeBufferPointer { r in
-                positions.withUnsafeBufferPointer { pos in
+                entries.withUnsafeBufferPointer { en in
                     starts.withUnsafeBufferPointer { st in
-                        entries.withUnsafeBufferPointer { en in
-                            // Fenced: entries hold indices < count, so every gathered descriptor is in `r`.
-                            guard let qb = q.baseAddress, let rb = r.baseAddress, let eb = en.baseAddress else { return }
-                            for i in 0..<m {
-                                var bestIndex: Int32 = -1
-                                var bestDistance: UInt32 = 257
-                                for t in 0..<tablesUsed {
-                                    let tablePositions = UnsafeBufferPointer(rebasing: pos[(t * bits)..<((t + 1) * bits)])
-                                    let k = Int(Self.key(q, i, tablePositions))
-                                    let so = t * (buckets + 1)
-                                    let lo = Int(st[so + k]), hi = Int(st[so + k + 1])
-                                    if hi == lo || hi - lo > cap { continue }
-                                    var index: Int32 = -1
-                                    var best: UInt32 = 257, second: UInt32 = 257
-                                    glimpse_hamming_best2_indexed(
-                                        qb + 4 * i, rb, eb + t * count + lo, hi - lo, &index, &best, &second)
-                                    if best < bestDistance {
-                                        bestDistance = best
-                                        bestIndex = index
-                                    }
+                        positions32.withUnsafeBufferPointer { pos in
+                            index.withUnsafeMutableBufferPointer { bi in
+                                distance.withUnsafeMutableBufferPointer { bd in
+                                    // Fenced: entries hold indices < count, so every descriptor the kernel reads is
+                                    // in `r`; keys index `starts` within each table's 2^bits + 1 offsets.
+                                    guard let qb = q.baseAddress, let rb = r.baseAddress, let eb = en.baseAddress,
+                                          let sb = st.baseAddress, let pb = pos.baseAddress, let bip = bi.baseAddress,
+                                          let bdp = bd.baseAddress else { return }
+                                    glimpse_lsh_nearest(
+                                        qb, m, rb, eb, sb, pb, Int32(tablesUsed), Int32(bits), count, cap, bip, bdp)
                                 }
-                                out[i] = (bestIndex, bestDistance)
                             }
                         }
                     }
                 }
             }
         }
-        return out
+        return (0..<m).map { (index[$0], distance[$0]) }
     }
 
     /// Bytes held by the tables (offsets and entries).

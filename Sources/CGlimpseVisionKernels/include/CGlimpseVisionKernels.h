@@ -40,6 +40,16 @@ void glimpse_hamming_best2_indexed(const uint64_t *query, const uint64_t *refs, 
 int glimpse_hamming_best2_all(const uint64_t *queries, size_t query_count, const uint64_t *refs, size_t ref_count,
                               int32_t *best_index, uint32_t *best_distance, uint32_t *second_distance);
 
+/// For each of `query_count` query descriptors, the nearest indexed descriptor among those sharing a bucket
+/// with it in any of `tables` (at most 32) LSH tables of `bits`-bit keys over `count` descriptors at `refs`:
+/// key bit j of table t is descriptor bit `positions[t * bits + j]`; table t's bucket k holds
+/// `entries[t * count + starts[t * (2^bits + 1) + k] ..< ... + k + 1]`; buckets with more than `cap` entries
+/// are skipped. Writes the winning descriptor index (-1 when every bucket was empty or skipped) and its
+/// distance (257 then); ties go to the earlier table, then to the earlier entry.
+void glimpse_lsh_nearest(const uint64_t *queries, size_t query_count, const uint64_t *refs, const uint32_t *entries,
+                         const uint32_t *starts, const int32_t *positions, int tables, int bits, size_t count,
+                         size_t cap, int32_t *best_index, uint32_t *best_distance);
+
 /// Writes the distance from `query` to each of `count` contiguous descriptors at `refs` into `out`.
 void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t count, uint16_t *out);
 

@@ -12,7 +12,7 @@
 //   GlimpseFiles               crash-safe whole-file writes, checked reads, byte coding, CRC-32, FNV-1a
 //   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
 //   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
-//   CGlimpseVisionKernels      its hot loops in C: Hamming scans, FAST-9, smoothing, orientation moments (AVX2 / AVX-512 chosen at run time)
+//   CGlimpseVisionKernels      its hot loops in C: Hamming scans, LSH lookup, FAST-9, Harris, smoothing, moments (SIMD variants chosen at run time)
 //   GlimpseLabels              scene labels from the labelled-reference model in Models/
 //   CXNNPACK                   XNNPACK, Debian's libxnnpack-dev (system library, no pkg-config file)
 //   CGlimpseFeaturePrint       the only C that calls it: builds and runs the feature-print network

@@ -14,6 +14,24 @@ static float harris_response(int32_t a, int32_t b, int32_t c) {
     return sa * sb - sc * sc - 0.04f * (sa + sb) * (sa + sb);
 }
 
+// One corner's response, a pixel at a time.
+static float harris_one(const uint8_t *image, int width, int32_t center) {
+    int32_t a = 0, b = 0, c = 0;
+    for (int dy = -3; dy <= 3; dy++) {
+        for (int dx = -3; dx <= 3; dx++) {
+            const uint8_t *p = image + center + (ptrdiff_t)dy * width + dx;
+            const int tl = p[-width - 1], t = p[-width], tr = p[-width + 1], l = p[-1], r = p[1];
+            const int bl = p[width - 1], bm = p[width], br = p[width + 1];
+            const int gx = (tr + 2 * r + br) - (tl + 2 * l + bl);
+            const int gy = (bl + 2 * bm + br) - (tl + 2 * t + tr);
+            a += gx * gx;
+            b += gy * gy;
+            c += gx * gy;
+        }
+    }
+    return harris_response(a, b, c);
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <emmintrin.h>
 
@@ -31,6 +49,9 @@ static inline int32_t sum4(__m128i v) {
 static void harris_sse2(const uint8_t *image, int width, const int32_t *centers, size_t count, float *response) {
     const __m128i keep7 = _mm_setr_epi16(-1, -1, -1, -1, -1, -1, -1, 0);
     for (size_t n = 0; n < count; n++) {
+        // The 8-byte loads reach 5 pixels right of the centre (the masked lane's neighbour): a corner 4
+        // from the right edge is done a pixel at a time.
+        if (centers[n] % width + 5 >= width) { response[n] = harris_one(image, width, centers[n]); continue; }
         // Window columns −3…3 in lanes 0…6 (lane 7 masked out); their left, own and right neighbours.
         const uint8_t *c = image + centers[n] - 4;
         __m128i a = _mm_setzero_si128(), b = a, cc = a;
@@ -56,22 +77,7 @@ static void harris_sse2(const uint8_t *image, int width, const int32_t *centers,
 #endif
 
 static void harris_scalar(const uint8_t *image, int width, const int32_t *centers, size_t count, float *response) {
-    for (size_t n = 0; n < count; n++) {
-        int32_t a = 0, b = 0, c = 0;
-        for (int dy = -3; dy <= 3; dy++) {
-            for (int dx = -3; dx <= 3; dx++) {
-                const uint8_t *p = image + centers[n] + (ptrdiff_t)dy * width + dx;
-                const int tl = p[-width - 1], t = p[-width], tr = p[-width + 1], l = p[-1], r = p[1];
-                const int bl = p[width - 1], bm = p[width], br = p[width + 1];
-                const int gx = (tr + 2 * r + br) - (tl + 2 * l + bl);
-                const int gy = (bl + 2 * bm + br) - (tl + 2 * t + tr);
-                a += gx * gx;
-                b += gy * gy;
-                c += gx * gy;
-            }
-        }
-        response[n] = harris_response(a, b, c);
-    }
+    for (size_t n = 0; n < count; n++) response[n] = harris_one(image, width, centers[n]);
 }
 
 void glimpse_harris(const uint8_t *image, int width, const int32_t *centers, size_t count, int variant,

@@ -205,6 +205,9 @@ import Testing
         for y in stride(from: 4, to: 33, by: 4) { for x in stride(from: 4, to: 41, by: 3) {
             corners.append(FASTDetector.Corner(x: Int32(x), y: Int32(y), response: 0))
         } }
+        // The last row and column a window fits in: the loads must stay inside the image.
+        corners.append(FASTDetector.Corner(x: 40, y: 32, response: 0))
+        corners.append(FASTDetector.Corner(x: 39, y: 32, response: 0))
         FASTDetector.harris(image, corners: &corners, scalar: scalar)
         func p(_ x: Int, _ y: Int) -> Int { Int(image.pixels[y * 45 + x]) }
         for c in corners {

@@ -13,8 +13,9 @@ public struct LSHIndex: Sendable {
     public let tableCount: Int
     /// Key bits per table.
     public let bits: Int
-    /// For each table, the descriptor bit positions (0...255) that form its key (`bits` per table).
-    let positions: [Int]
+    /// For each table, the descriptor bit positions (0...255) that form its key (`bits` per table), as the
+    /// lookup kernel reads them.
+    let positions: [Int32]
     /// For each table, `2^bits + 1` bucket start offsets into that table's part of `entries`.
     let starts: [UInt32]
     /// For each table, `n` descriptor indices grouped by bucket.
@@ -53,7 +54,7 @@ public struct LSHIndex: Sendable {
         var positions: [Int] = []
         positions.reserveCapacity(base.tableCount * bits)
         for t in 0..<base.tableCount {
-            positions.append(contentsOf: base.positions[(t * base.bits)..<(t * base.bits + bits)])
+            positions.append(contentsOf: base.positions[(t * base.bits)..<(t * base.bits + bits)].map { Int($0) })
         }
         self.init(words: words, tables: base.tableCount, bits: bits, positions: positions)
     }
@@ -63,7 +64,7 @@ public struct LSHIndex: Sendable {
         let n = words.count / 4
         self.tableCount = tables
         self.bits = bits
-        self.positions = positions
+        self.positions = positions.map { Int32(truncatingIfNeeded: $0) }
         self.count = n
         let buckets = 1 << bits
         var starts = [UInt32](repeating: 0, count: tables * (buckets + 1))
@@ -200,7 +201,6 @@ public struct LSHIndex: Sendable {
         let m = queries.count / 4
         let cap = bucketCap > 0 ? bucketCap : Int.max
         let tablesUsed = min(tableCount, max(1, tables ?? tableCount))
-        let positions32 = positions.map { Int32(truncatingIfNeeded: $0) }
         var index = [Int32](repeating: -1, count: m)
         var distance = [UInt32](repeating: 257, count: m)
         guard m > 0 else { return [] }
@@ -208,7 +208,7 @@ public struct LSHIndex: Sendable {
             references.withUnsafeBufferPointer { r in
                 entries.withUnsafeBufferPointer { en in
                     starts.withUnsafeBufferPointer { st in
-                        positions32.withUnsafeBufferPointer { pos in
+                        positions.withUnsafeBufferPointer { pos in
                             index.withUnsafeMutableBufferPointer { bi in
                                 distance.withUnsafeMutableBufferPointer { bd in
                                     // Fenced: entries hold indices < count, so every descriptor the kernel reads is

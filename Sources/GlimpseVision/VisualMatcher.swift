@@ -218,10 +218,7 @@ public final class VisualMatcher: Sendable {
             // The mirror probe: before the network runs, a quick keypoint look at the mirror image, which
             // decides a mirrored picture of a catalog place as the first pass decides an unmirrored one.
             usedMirror = true
-            let t = StageInstant.now()
-            let features = mirrorSource.mirroredFeatures()
-            mirrored = features
-            timings.addFeatures(since: t)
+            let features = Self.mirroredFeatures(of: mirrorSource, kept: &mirrored, timings: &timings)
             flipped = run(
                 features, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified,
                 size: configuration.mirrorProbeSize, tables: configuration.mirrorProbeTables)
@@ -230,7 +227,7 @@ public final class VisualMatcher: Sendable {
         var similarity: PrintComparison?
         var queryPrint: FeaturePrint?
         var byPrint: [Int] = []
-        if let image, printer != nil, (found.first?.score ?? 0) < decisive, (flipped.first?.score ?? 0) < decisive,
+        if printing, let image, (found.first?.score ?? 0) < decisive, (flipped.first?.score ?? 0) < decisive,
            let printed = printSimilarities(of: image, timings: &timings) {
             queryPrint = printed.print
             similarity = printed.similarity
@@ -249,15 +246,7 @@ public final class VisualMatcher: Sendable {
            !accepts(best(merge(found, flipped), similarity: similarity), similarity: similarity) {
             if stop() { return nil }
             usedMirror = true
-            let mirroredFeatures: ImageFeatures
-            if let mirrored {
-                mirroredFeatures = mirrored
-            } else {
-                let t = StageInstant.now()
-                mirroredFeatures = mirrorSource.mirroredFeatures()
-                mirrored = mirroredFeatures
-                timings.addFeatures(since: t)
-            }
+            let mirroredFeatures = Self.mirroredFeatures(of: mirrorSource, kept: &mirrored, timings: &timings)
             if stop() { return nil }
             if let similarity {
                 // The print does not see mirroring (every reference keeps the print of its mirror image), so
@@ -284,6 +273,19 @@ public final class VisualMatcher: Sendable {
                              usedMirror: usedMirror, featurePrint: queryPrint)
         if stop() { return nil }
         return locatePlaces(in: decided, found: found, passes: passes, similarity: similarity, limit: limit)
+    }
+
+    /// The mirror image's features: `kept` when the probe derived them already, else derived now (timed as
+    /// features) and kept.
+    private static func mirroredFeatures(
+        of source: MirrorSource, kept: inout ImageFeatures?, timings: inout StageTimings
+    ) -> ImageFeatures {
+        if let kept { return kept }
+        let t = StageInstant.now()
+        let features = source.mirroredFeatures()
+        timings.addFeatures(since: t)
+        kept = features
+        return features
     }
 
     /// Matches precomputed query features in their given orientation only (no mirror cascade).

@@ -95,18 +95,89 @@ enum AreaAverage {
         }
     }
 
-    /// Any factor: separable coverage weights, horizontal pass per source row (cached for rows
-    /// shared by two output rows), vertical accumulation in `Float`.
+    /// Any factor: separable coverage weights. Without alpha the source rows an output row covers are
+    /// blended first (one contiguous multiply-add per row, which vectorises), then that one blended row
+    /// is resampled across; with alpha, see ``premultipliedFractional(_:_:_:_:)``.
     static func fractional(
         _ source: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer, _ outStride: Int,
         _ g: AreaGeometry, alpha: Bool
     ) {
+        if alpha { return premultipliedFractional(source, out, outStride, g) }
         guard let src = source.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let dst = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let ch = g.channels
         let columns = CoverageTable(source: g.sourceWidth, target: g.width)
         let rows = CoverageTable(source: g.sourceHeight, target: g.height)
-        let samples = g.width * ch
+        let wide = g.sourceWidth * ch
+        let blended = UnsafeMutablePointer<Float>.allocate(capacity: wide)
+        defer { blended.deallocate() }
+        rows.weights.withUnsafeBufferPointer { rowWeights in
+            columns.weights.withUnsafeBufferPointer { columnWeights in
+                columns.start.withUnsafeBufferPointer { columnStarts in
+                    guard let wy = rowWeights.baseAddress, let wx = columnWeights.baseAddress,
+                          let firstColumn = columnStarts.baseAddress else { return }
+                    for dy in 0..<g.height {
+                        var blending = false
+                        for tap in 0..<rows.taps {
+                            let weight = wy[dy * rows.taps + tap]
+                            if weight == 0 { continue }
+                            let row = src + (rows.start[dy] + tap) * g.sourceStride
+                            if blending {
+                                for i in 0..<wide { blended[i] += weight * Float(row[i]) }
+                            } else {
+                                for i in 0..<wide { blended[i] = weight * Float(row[i]) }
+                                blending = true
+                            }
+                        }
+                        let row = dst + dy * outStride
+                        switch ch {
+                        case 1: across(blended, row, wx, firstColumn, columns.count, columns.taps, channels: 1)
+                        case 3: across(blended, row, wx, firstColumn, columns.count, columns.taps, channels: 3)
+                        default: across(blended, row, wx, firstColumn, columns.count, columns.taps, channels: 4)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One blended row resampled to the output width and rounded to bytes.
+    @inline(__always)
+    private static func across(
+        _ blended: UnsafePointer<Float>, _ row: UnsafeMutablePointer<UInt8>, _ weights: UnsafePointer<Float>,
+        _ starts: UnsafePointer<Int>, _ count: Int, _ taps: Int, channels ch: Int
+    ) {
+        for dx in 0..<count {
+            var p = blended + starts[dx] * ch
+            let w = weights + dx * taps
+            var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+            for tap in 0..<taps {
+                let weight = w[tap]
+                s0 += weight * p[0]
+                if ch > 1 { s1 += weight * p[1]; s2 += weight * p[2] }
+                if ch > 3 { s3 += weight * p[3] }
+                // The last taps of the last column may point past the row; their weight is 0 and
+                // they are not read once the row ends.
+                if tap + 1 < taps && w[tap + 1] == 0 { break }
+                p += ch
+            }
+            let o = row + dx * ch
+            o[0] = clampByte(s0)
+            if ch > 1 { o[1] = clampByte(s1); o[2] = clampByte(s2) }
+            if ch > 3 { o[3] = clampByte(s3) }
+        }
+    }
+
+    /// Any factor with alpha: horizontal pass per source row with colour premultiplied by alpha (cached
+    /// for rows shared by two output rows), vertical accumulation in `Float`, colour divided back.
+    private static func premultipliedFractional(
+        _ source: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer, _ outStride: Int, _ g: AreaGeometry
+    ) {
+        guard let src = source.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              let dst = out.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let columns = CoverageTable(source: g.sourceWidth, target: g.width)
+        let rows = CoverageTable(source: g.sourceHeight, target: g.height)
+        let samples = g.width * 4
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: samples)
         let resampled = UnsafeMutablePointer<Float>.allocate(capacity: samples)
         defer { accumulator.deallocate(); resampled.deallocate() }
@@ -119,66 +190,23 @@ enum AreaAverage {
                 if weightY == 0 { continue }
                 let sy = first + tap
                 if sy != cachedRow {
-                    horizontal(src + sy * g.sourceStride, resampled, columns, channels: ch, alpha: alpha)
+                    columns.weights.withUnsafeBufferPointer { weights in
+                        columns.start.withUnsafeBufferPointer { starts in
+                            guard let w = weights.baseAddress, let s = starts.baseAddress else { return }
+                            horizontalPremultiplied(src + sy * g.sourceStride, resampled, w, s, columns.count, columns.taps)
+                        }
+                    }
                     cachedRow = sy
                 }
                 for i in 0..<samples { accumulator[i] += weightY * resampled[i] }
             }
             let row = dst + dy * outStride
-            if alpha {
-                for x in 0..<g.width {
-                    let a = accumulator[x * 4 + 3]
-                    let scale: Float = a > 0 ? 255 / a : 0
-                    for c in 0..<3 { row[x * 4 + c] = clampByte(accumulator[x * 4 + c] * scale) }
-                    row[x * 4 + 3] = clampByte(a)
-                }
-            } else {
-                for i in 0..<samples { row[i] = clampByte(accumulator[i]) }
+            for x in 0..<g.width {
+                let a = accumulator[x * 4 + 3]
+                let scale: Float = a > 0 ? 255 / a : 0
+                for c in 0..<3 { row[x * 4 + c] = clampByte(accumulator[x * 4 + c] * scale) }
+                row[x * 4 + 3] = clampByte(a)
             }
-        }
-    }
-
-    /// One source row resampled to the output width (colour premultiplied by alpha/255 for RGBA).
-    private static func horizontal(
-        _ row: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>, _ columns: CoverageTable,
-        channels ch: Int, alpha: Bool
-    ) {
-        columns.weights.withUnsafeBufferPointer { weights in
-            columns.start.withUnsafeBufferPointer { starts in
-                guard let w = weights.baseAddress, let first = starts.baseAddress else { return }
-                switch (ch, alpha) {
-                case (1, _): horizontal(row, out, w, first, columns.count, columns.taps, channels: 1)
-                case (3, _): horizontal(row, out, w, first, columns.count, columns.taps, channels: 3)
-                case (_, false): horizontal(row, out, w, first, columns.count, columns.taps, channels: 4)
-                default: horizontalPremultiplied(row, out, w, first, columns.count, columns.taps)
-                }
-            }
-        }
-    }
-
-    @inline(__always)
-    private static func horizontal(
-        _ row: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>, _ weights: UnsafePointer<Float>,
-        _ starts: UnsafePointer<Int>, _ count: Int, _ taps: Int, channels ch: Int
-    ) {
-        for dx in 0..<count {
-            var p = row + starts[dx] * ch
-            let w = weights + dx * taps
-            var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
-            for tap in 0..<taps {
-                let weight = w[tap]
-                s0 += weight * Float(p[0])
-                if ch > 1 { s1 += weight * Float(p[1]); s2 += weight * Float(p[2]) }
-                if ch > 3 { s3 += weight * Float(p[3]) }
-                // The last taps of the last column may point past the row; their weight is 0 and
-                // they are not read once the row ends.
-                if tap + 1 < taps && w[tap + 1] == 0 { break }
-                p += ch
-            }
-            let o = out + dx * ch
-            o[0] = s0
-            if ch > 1 { o[1] = s1; o[2] = s2 }
-            if ch > 3 { o[3] = s3 }
         }
     }
 

@@ -204,25 +204,33 @@ public final class VisualMatcher: Sendable {
         if stop() { return nil }
         var shortlisted: [(reference: Int, votes: Int)] = []
         var verified: [Int: Verification] = [:]
-        var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified)
-        if stop() { return nil }
         let decisive = Double(configuration.decisiveScore)
         let printing = image != nil && printer != nil && printDimension > 0
+        // With the mirror probe ahead, only the first shortlisted reference is verified before it: a mirrored
+        // picture is then decided without verifying the rest of a shortlist that cannot hold its place.
+        let probing = printing && configuration.mirrorCascade && configuration.mirrorProbeSize > 0
+        var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified,
+                        verifying: probing ? 1 : nil)
+        if stop() { return nil }
         // The mirror image, when it is looked at: its features, quick shortlist and verifications so far.
         var mirrored: ImageFeatures?
         var flippedShortlist: [(reference: Int, votes: Int)] = []
         var flippedVerified: [Int: Verification] = [:]
         var flipped: [MatchCandidate] = []
         var usedMirror = false
-        if printing, configuration.mirrorCascade, configuration.mirrorProbeSize > 0, (found.first?.score ?? 0) < decisive {
+        if probing, (found.first?.score ?? 0) < decisive {
             // The mirror probe: before the network runs, a quick keypoint look at the mirror image, which
             // decides a mirrored picture of a catalog place as the first pass decides an unmirrored one.
             usedMirror = true
-            let features = Self.mirroredFeatures(of: mirrorSource, kept: &mirrored, timings: &timings)
+            let probed = Self.mirroredFeatures(of: mirrorSource, kept: &mirrored, timings: &timings)
             flipped = run(
-                features, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified,
+                probed, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified,
                 size: configuration.mirrorProbeSize, tables: configuration.mirrorProbeTables)
             if stop() { return nil }
+            if (flipped.first?.score ?? 0) < decisive {
+                found = verifyDeferred(
+                    features, mirrored: false, shortlisted: shortlisted, into: found, verified: &verified, timings: &timings)
+            }
         }
         var similarity: PrintComparison?
         var queryPrint: FeaturePrint?
@@ -317,10 +325,12 @@ public final class VisualMatcher: Sendable {
     ///   - size: how many shortlisted references are verified (default: the configured shortlist size of
     ///     the orientation).
     ///   - tables: how many LSH tables the shortlist looks in (default: all).
+    ///   - verifying: how many shortlisted references are verified now (default: all, until one is
+    ///     decisive); the rest are left unverified for ``verifyDeferred(_:mirrored:shortlisted:into:verified:timings:)``.
     func run(
         _ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings,
         shortlisted: inout [(reference: Int, votes: Int)], verified: inout [Int: Verification],
-        size: Int? = nil, tables: Int? = nil
+        size: Int? = nil, tables: Int? = nil, verifying: Int? = nil
     ) -> [MatchCandidate] {
         var t = StageInstant.now()
         let shortlist = self.shortlist(
@@ -343,10 +353,30 @@ public final class VisualMatcher: Sendable {
             out.append(MatchCandidate(
                 referenceID: groupID(of: ref), votes: votes, verified: true, inliers: v.inliers,
                 score: Double(v.score), mirrored: mirrored))
-            if v.score >= configuration.decisiveScore { decided = true }
+            if v.score >= configuration.decisiveScore || verified.count >= (verifying ?? .max) { decided = true }
         }
         timings.addVerification(since: t)
         return merge(out, [])
+    }
+
+    /// `found` with the shortlisted references that ``run(_:mirrored:timings:shortlisted:verified:size:tables:verifying:)``
+    /// left unverified now verified, in shortlist order, until one is decisive (nothing when one already is).
+    func verifyDeferred(
+        _ features: ImageFeatures, mirrored: Bool, shortlisted: [(reference: Int, votes: Int)],
+        into found: [MatchCandidate], verified: inout [Int: Verification], timings: inout StageTimings
+    ) -> [MatchCandidate] {
+        let t = StageInstant.now()
+        defer { timings.addVerification(since: t) }
+        var out = found
+        for (ref, votes) in shortlisted where verified[ref] == nil {
+            if out.contains(where: { $0.verified && $0.score >= Double(configuration.decisiveScore) }) { break }
+            let v = verification(features, reference: ref, keepingPairs: true)
+            verified[ref] = v
+            out = merge(out, [MatchCandidate(
+                referenceID: groupID(of: ref), votes: votes, verified: true, inliers: v.inliers,
+                score: Double(v.score), mirrored: mirrored)])
+        }
+        return out
     }
 
     /// The `size` references (default: the configured shortlist size) with the most

@@ -83,7 +83,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         fastFallbackThreshold: Int = 8,
         contrastStretch: Bool = true,
         patternSeed: UInt64 = 0x6c69_6d70_7365,
-        lshTables: Int = 6,
+        lshTables: Int = 4,
         lshBits: Int = 12,
         lshBucketCap: Int = 64,
         shortlistSize: Int = 8,

@@ -10,6 +10,22 @@ enum FASTDetector {
         var response: Float
     }
 
+    /// The `count` strongest of `corners` (all of them when fewer), strongest first and equal responses in
+    /// their given order: a stable sort by descending response cut to `count`, done as one sort of
+    /// 64-bit keys (response, then position in `corners`) instead of a stable sort with a comparator.
+    static func strongest(_ corners: [Corner], count: Int) -> [Corner] {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(corners.count)
+        for (i, c) in corners.enumerated() {
+            // The float's bits reordered so that unsigned order is numeric order (−0 counts as 0).
+            let bits = (c.response == 0 ? 0 : c.response).bitPattern
+            let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+            keys.append(UInt64(ordered) << 32 | UInt64(UInt32.max - UInt32(truncatingIfNeeded: i)))
+        }
+        keys.sort(by: >)
+        return keys.prefix(max(0, count)).map { corners[Int(UInt32.max - UInt32(truncatingIfNeeded: $0))] }
+    }
+
     /// Whether detection runs the kernel's AVX2 variant.
     static var usesAVX2: Bool { glimpse_fast9_uses_avx2() != 0 }
 

@@ -88,13 +88,9 @@ public enum FeatureExtractor {
             }
             if corners.isEmpty { continue }
             // Pre-select by FAST score before the costlier Harris ranking.
-            if corners.count > budget * 3 {
-                corners.sort { $0.response > $1.response }
-                corners.removeSubrange((budget * 3)...)
-            }
+            if corners.count > budget * 3 { corners = FASTDetector.strongest(corners, count: budget * 3) }
             FASTDetector.harris(level, corners: &corners)
-            corners.sort { $0.response > $1.response }
-            if corners.count > budget { corners.removeSubrange(budget...) }
+            corners = FASTDetector.strongest(corners, count: budget)
             let smooth = level.smoothed()
             let scale = Float(pow(step, Double(l)))
             let moments = describe(

@@ -130,6 +130,23 @@ import Testing
         }
     }
 
+    @Test func strongestCornersAreAStableSortByResponseCut() {
+        // Many equal responses (which must keep their order), negative ones (Harris), zeros of both signs.
+        var rng = TestRandom(state: 5)
+        let values: [Float] = [-3.5, -1, -0.0, 0, 0.25, 1, 2, 2, 7.75, 1e6]
+        let corners = (0..<500).map { i in
+            FASTDetector.Corner(x: Int32(i), y: Int32(i % 7), response: values[Int(rng.next() % UInt64(values.count))])
+        }
+        let plain = corners.enumerated().sorted { l, r in
+            l.element.response != r.element.response ? l.element.response > r.element.response : l.offset < r.offset
+        }.map(\.element)
+        for count in [0, 1, 37, 499, 500, 800] {
+            let strongest = FASTDetector.strongest(corners, count: count)
+            #expect(strongest.map(\.x) == plain.prefix(count).map(\.x), "count \(count)")
+        }
+        #expect(FASTDetector.strongest([], count: 5).isEmpty)
+    }
+
     @Test func bilinearResamplingIsTheFixedPointFormula() {
         // Each output pixel: the two source rows and columns around its centre, weights in 256ths, one
         // rounding at the end: the pyramid's step, pinned so that a faster loop changes no keypoint.

@@ -110,31 +110,34 @@ static size_t fast9_avx2(const uint8_t *image, int width, int height, int border
             // Saturated bounds: c + t ≥ 255 leaves nothing brighter, c - t ≤ 0 nothing darker, as in the
             // scalar comparison on ints.
             const __m256i hi = _mm256_adds_epu8(center, t), lo = _mm256_subs_epu8(center, t);
-            const __m256i top = _mm256_loadu_si256((const __m256i *)(c + offsets[0]));
-            const __m256i bottom = _mm256_loadu_si256((const __m256i *)(c + offsets[8]));
-            const __m256i outside = _mm256_or_si256(
-                _mm256_or_si256(greater_u8(top, hi), greater_u8(lo, top)),
-                _mm256_or_si256(greater_u8(bottom, hi), greater_u8(lo, bottom)));
-            if (_mm256_testz_si256(outside, outside)) continue;
-            // Longest run of brighter (darker) ring pixels per lane, around the ring and 8 further, and
-            // each lane's excess over the threshold summed over the whole ring in 16 bits (at most
-            // 16 × 255): lanes 0-15 in the low sums, 16-31 in the high ones.
-            __m256i bright[16], dark[16];
-            __m256i sum_b_lo = _mm256_setzero_si256(), sum_b_hi = sum_b_lo, sum_d_lo = sum_b_lo, sum_d_hi = sum_b_lo;
+            // A 9-pixel arc spans 8 steps of the ring, so it holds two neighbouring compass pixels (0 and 4,
+            // 4 and 8, 8 and 12, or 12 and 0) of its kind: a block with no such lane has no corner.
+            const __m256i north = _mm256_loadu_si256((const __m256i *)(c + offsets[0]));
+            const __m256i east = _mm256_loadu_si256((const __m256i *)(c + offsets[4]));
+            const __m256i south = _mm256_loadu_si256((const __m256i *)(c + offsets[8]));
+            const __m256i west = _mm256_loadu_si256((const __m256i *)(c + offsets[12]));
+            const __m256i nb = greater_u8(north, hi), eb = greater_u8(east, hi);
+            const __m256i sb = greater_u8(south, hi), wb = greater_u8(west, hi);
+            const __m256i nd = greater_u8(lo, north), ed = greater_u8(lo, east);
+            const __m256i sd = greater_u8(lo, south), wd = greater_u8(lo, west);
+            const __m256i candidates = _mm256_or_si256(
+                _mm256_and_si256(_mm256_or_si256(nb, sb), _mm256_or_si256(eb, wb)),
+                _mm256_and_si256(_mm256_or_si256(nd, sd), _mm256_or_si256(ed, wd)));
+            if (_mm256_testz_si256(candidates, candidates)) continue;
+            // Longest run of brighter (darker) ring pixels per lane, around the ring and 8 further. The
+            // masks are kept inverted (0xFF where a ring pixel is not beyond the threshold), which is what
+            // the comparison gives and what the run update clears with.
+            __m256i not_bright[16], not_dark[16];
+            const __m256i zero = _mm256_setzero_si256();
             for (int k = 0; k < 16; k++) {
                 const __m256i v = _mm256_loadu_si256((const __m256i *)(c + offsets[k]));
-                const __m256i over = _mm256_subs_epu8(v, hi), under = _mm256_subs_epu8(lo, v);
-                bright[k] = greater_u8(v, hi);
-                dark[k] = greater_u8(lo, v);
-                sum_b_lo = _mm256_add_epi16(sum_b_lo, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(over)));
-                sum_b_hi = _mm256_add_epi16(sum_b_hi, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(over, 1)));
-                sum_d_lo = _mm256_add_epi16(sum_d_lo, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(under)));
-                sum_d_hi = _mm256_add_epi16(sum_d_hi, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(under, 1)));
+                not_bright[k] = _mm256_cmpeq_epi8(_mm256_subs_epu8(v, hi), zero);
+                not_dark[k] = _mm256_cmpeq_epi8(_mm256_subs_epu8(lo, v), zero);
             }
-            __m256i run_b = _mm256_setzero_si256(), run_d = run_b, best_b = run_b, best_d = run_b;
+            __m256i run_b = zero, run_d = zero, best_b = zero, best_d = zero;
             for (int k = 0; k < 24; k++) {
-                run_b = _mm256_and_si256(_mm256_add_epi8(run_b, one), bright[k & 15]);
-                run_d = _mm256_and_si256(_mm256_add_epi8(run_d, one), dark[k & 15]);
+                run_b = _mm256_andnot_si256(not_bright[k & 15], _mm256_add_epi8(run_b, one));
+                run_d = _mm256_andnot_si256(not_dark[k & 15], _mm256_add_epi8(run_d, one));
                 best_b = _mm256_max_epu8(best_b, run_b);
                 best_d = _mm256_max_epu8(best_d, run_d);
             }
@@ -143,6 +146,17 @@ static size_t fast9_avx2(const uint8_t *image, int width, int height, int border
             uint32_t lanes_b = (uint32_t)_mm256_movemask_epi8(arc_b), lanes_d = (uint32_t)_mm256_movemask_epi8(arc_d);
             uint32_t lanes = (lanes_b | lanes_d) & (done >= 32 ? 0u : ~((1u << done) - 1u));
             if (lanes == 0) continue;
+            // Only a block with a corner: each lane's excess over the threshold summed over the whole ring
+            // in 16 bits (at most 16 × 255), lanes 0-15 in the low sums, 16-31 in the high ones.
+            __m256i sum_b_lo = zero, sum_b_hi = zero, sum_d_lo = zero, sum_d_hi = zero;
+            for (int k = 0; k < 16; k++) {
+                const __m256i v = _mm256_loadu_si256((const __m256i *)(c + offsets[k]));
+                const __m256i over = _mm256_subs_epu8(v, hi), under = _mm256_subs_epu8(lo, v);
+                sum_b_lo = _mm256_add_epi16(sum_b_lo, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(over)));
+                sum_b_hi = _mm256_add_epi16(sum_b_hi, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(over, 1)));
+                sum_d_lo = _mm256_add_epi16(sum_d_lo, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(under)));
+                sum_d_hi = _mm256_add_epi16(sum_d_hi, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(under, 1)));
+            }
             uint16_t sum_b[32], sum_d[32];
             _mm256_storeu_si256((__m256i *)sum_b, sum_b_lo);
             _mm256_storeu_si256((__m256i *)(sum_b + 16), sum_b_hi);

@@ -47,13 +47,15 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         let end = clock.now
         var stages: [QueryStage: Duration] = [.decode: decoded - start, .query: end - start]
         stages[.features] = page.timings["features"]
+        stages[.mirrorFeatures] = page.timings["mirror_features"]
         stages[.search] = page.timings["shortlist"]
         stages[.verification] = page.timings["verification"]
         stages[.featurePrint] = page.timings["featureprint"]
         if engine.labeler != nil {
             // Labels run after matching inside the search; what is left of the search time is theirs
             // (plus ranking, which is negligible).
-            let matching = [QueryStage.features, .search, .verification, .featurePrint].compactMap { stages[$0] }
+            let matching = [QueryStage.features, .mirrorFeatures, .search, .verification, .featurePrint]
+                .compactMap { stages[$0] }
                 .reduce(Duration.zero, +)
             stages[.labels] = max(.zero, (end - decoded) - matching)
         }

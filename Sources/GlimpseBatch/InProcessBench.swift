@@ -3,8 +3,10 @@ import GlimpseBasics
 public enum QueryStage: String, Sendable, Hashable, CaseIterable, Codable {
     /// Decoding the JPEG or PNG bytes into pixels.
     case decode
-    /// Resampling and extracting keypoints and descriptors (both orientations when the mirror is tried).
+    /// Resampling and extracting keypoints and descriptors of the picture as given.
     case features
+    /// Deriving the mirror image's keypoints and descriptors from the picture's (0 when it was not tried).
+    case mirrorFeatures = "mirror_features"
     /// The nearest-neighbour shortlist of candidate references.
     case search
     /// Geometric verification of the shortlisted references.

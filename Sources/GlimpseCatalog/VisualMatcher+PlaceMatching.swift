@@ -30,6 +30,7 @@ extension VisualMatcher: PlaceMatching {
         }
         var timings: [String: Duration] = [
             "features": report.timings.features,
+            "mirror_features": report.timings.mirrorFeatures,
             "shortlist": report.timings.shortlist,
             "verification": report.timings.verification,
             "locating": report.timings.locating,

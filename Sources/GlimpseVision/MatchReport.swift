@@ -48,8 +48,13 @@ public struct MatchCandidate: Sendable, Hashable {
 
 /// The time spent in each stage of one query, on the wall clock and on the thread's CPU clock.
 public struct StageTimings: Sendable, Hashable {
-    /// Resampling and feature extraction (both orientations when the mirror cascade ran).
+    /// Resampling and feature extraction of the picture as given.
     public var features: Duration
+    /// The mirror image's features, derived from the picture's (zero when the mirror image was not
+    /// looked at): work a matcher that ignores mirrored pictures does not do, so kept apart from ``features``.
+    public var mirrorFeatures: Duration = .zero
+    /// Thread CPU time of the mirror image's features.
+    public var mirrorFeaturesCPU: Duration = .zero
     /// Shortlist voting through the LSH index.
     public var shortlist: Duration
     /// Descriptor matching and RANSAC on the shortlisted candidates.
@@ -87,9 +92,11 @@ public struct StageTimings: Sendable, Hashable {
     }
 
     /// The wall-clock sum of the stages.
-    public var total: Duration { features + shortlist + verification + featurePrint + locating }
+    public var total: Duration { features + mirrorFeatures + shortlist + verification + featurePrint + locating }
     /// The CPU-time sum of the stages.
-    public var totalCPU: Duration { featuresCPU + shortlistCPU + verificationCPU + featurePrintCPU + locatingCPU }
+    public var totalCPU: Duration {
+        featuresCPU + mirrorFeaturesCPU + shortlistCPU + verificationCPU + featurePrintCPU + locatingCPU
+    }
 
     /// Adds the time from `start` to now to the locating stage.
     mutating func addLocating(since start: StageInstant) {
@@ -110,6 +117,13 @@ public struct StageTimings: Sendable, Hashable {
         let e = start.elapsed(to: .now())
         features += e.wall
         featuresCPU += e.cpu
+    }
+
+    /// Adds the time from `start` to now to the mirror image's features.
+    mutating func addMirrorFeatures(since start: StageInstant) {
+        let e = start.elapsed(to: .now())
+        mirrorFeatures += e.wall
+        mirrorFeaturesCPU += e.cpu
     }
 
     /// Adds the time from `start` to now to the shortlist stage.

@@ -284,14 +284,14 @@ public final class VisualMatcher: Sendable {
     }
 
     /// The mirror image's features: `kept` when the probe derived them already, else derived now (timed as
-    /// features) and kept.
+    /// the mirror image's features) and kept.
     private static func mirroredFeatures(
         of source: MirrorSource, kept: inout ImageFeatures?, timings: inout StageTimings
     ) -> ImageFeatures {
         if let kept { return kept }
         let t = StageInstant.now()
         let features = source.mirroredFeatures()
-        timings.addFeatures(since: t)
+        timings.addMirrorFeatures(since: t)
         kept = features
         return features
     }

@@ -129,9 +129,11 @@ struct EvalCommand: AsyncParsableCommand {
                 labelMetrics.add(predicted: labeler.labels(for: buffer).map(\.label), truth: entry.labels)
             }
             let t = report.timings
-            var stages = ["decode": decode.wall, "features": t.features, "shortlist": t.shortlist,
+            var stages = ["decode": decode.wall, "features": t.features, "mirror_features": t.mirrorFeatures,
+                          "shortlist": t.shortlist,
                           "verification": t.verification, "total": decode.wall + t.total]
-            var stagesCPU = ["decode": decode.cpu, "features": t.featuresCPU, "shortlist": t.shortlistCPU,
+            var stagesCPU = ["decode": decode.cpu, "features": t.featuresCPU, "mirror_features": t.mirrorFeaturesCPU,
+                             "shortlist": t.shortlistCPU,
                              "verification": t.verificationCPU, "total": decode.cpu + t.totalCPU]
             if printer != nil {
                 stages["featureprint"] = t.featurePrint

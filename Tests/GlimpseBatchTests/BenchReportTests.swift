@@ -50,7 +50,7 @@ import Testing
         var report = BenchReport(mode: "in-process")
         report.stages = await InProcessBench(passes: 1, limit: 3).run(matcher, pictures: pictures)
         let stages = try #require(report.stages)
-        #expect(stages.map(\.stage) == ["decode", "features", "search", "verification", "query"])
+        #expect(stages.map(\.stage) == ["decode", "features", "mirror_features", "search", "verification", "query"])
         let query = try #require(stages.last)
         #expect(query.latency.count == 3)
         #expect(query.latency.errors == 1)
@@ -61,7 +61,7 @@ import Testing
         let object = try #require(JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
         #expect(object["mode"] as? String == "in-process")
         let rows = try #require(object["stages"] as? [[String: Any]])
-        #expect(rows.count == 5)
+        #expect(rows.count == stages.count)
         #expect(Set(rows[0].keys) == ["stage", "latency"])
         #expect(report.table().contains("verification"))
     }

@@ -15,6 +15,10 @@ Runs, one after the other:
 3. pHash (imagehash.phash, 64 bits) of every reference once; per query: open + hash + nearest reference
    by Hamming distance, accepted when the distance is at most the threshold.
 
+Glimpse's features stage is the picture's own keypoints and descriptors, as ORB's is; deriving the
+mirror image's (which OpenCV's pipeline does not do, and so cannot match a mirrored picture) is its own
+row, "mirror features", and is part of the whole query.
+
 Times are thread CPU time (time.thread_time, like Glimpse's cpu_ms), with the wall clock beside them.
 Percentiles are nearest-rank, as Glimpse computes them. A query whose place_id is not in the catalog
 counts as a query of no place, as in `glimpse eval`.
@@ -308,7 +312,7 @@ def stage_table(title, g, o):
     print(title)
     print(f"{'stage':<22}{'Glimpse p50':>12}{'p99':>8}{'OpenCV p50':>12}{'p99':>8}{'OpenCV/Glimpse p50':>20}")
     rows = [("decode", "decode", "decode"), ("features", "features", "features"),
-            ("featureprint", "featureprint", None), ("shortlist", "shortlist", None),
+            ("mirror features", "mirror_features", None), ("featureprint", "featureprint", None), ("shortlist", "shortlist", None),
             ("verification", "verification", None), ("matching (knn+RANSAC)", None, "matching"),
             ("whole query", "total", "total")]
     for label, gs, os_ in rows:
@@ -453,6 +457,8 @@ def main():
         "references": len(refs), "time": "thread_cpu",
         "glimpse_p50_ms": r3(gc["total"]["p50"]), "glimpse_p99_ms": r3(gc["total"]["p99"]),
         "glimpse_features_p50_ms": r3(gc["features"]["p50"]),
+        "glimpse_mirror_features_p50_ms": r3(gc.get("mirror_features", {}).get("p50")),
+        "glimpse_mirror_features_mean_ms": r3(gc.get("mirror_features", {}).get("mean")),
         "glimpse_recall_at_1": r3(g["recall_at_1"]), "glimpse_false_matches": g_false,
         "glimpse_wall_p50_ms": r3(gw["total"]["p50"]), "glimpse_wall_p99_ms": r3(gw["total"]["p99"]),
         "opencv_orb_ransac_p50_ms": r3(oc["total"]["p50"]), "opencv_orb_ransac_p99_ms": r3(oc["total"]["p99"]),

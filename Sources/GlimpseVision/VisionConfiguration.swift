@@ -97,7 +97,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         ransacThresholdFraction: Double = 0.01,
         ransacScaleRange: ClosedRange<Double> = 0.2...5.0,
         acceptScore: Int = 10,
-        decisiveScore: Int = 40,
+        decisiveScore: Int = 30,
         mirrorCascade: Bool = true,
         printShortlistSize: Int = 2,
         decision: MatchDecision = .default

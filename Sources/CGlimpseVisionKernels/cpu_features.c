@@ -16,6 +16,8 @@ int glimpse_cpu_has_avx2(void) {
     CACHED_CPU_TEST(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
 }
 
+int glimpse_cpu_has_avx512f(void) { CACHED_CPU_TEST(__builtin_cpu_supports("avx512f")) }
+
 int glimpse_cpu_has_avx512_popcnt(void) {
     CACHED_CPU_TEST(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq"))
 }

@@ -11,6 +11,8 @@
 int glimpse_cpu_has_popcnt(void);
 /// 1 when the CPU has AVX2 and POPCNT.
 int glimpse_cpu_has_avx2(void);
+/// 1 when the CPU has AVX-512F.
+int glimpse_cpu_has_avx512f(void);
 /// 1 when the CPU has AVX-512F and AVX-512 VPOPCNTDQ.
 int glimpse_cpu_has_avx512_popcnt(void);
 #endif

@@ -11,6 +11,9 @@ struct BRIEFPattern: Sendable {
 
     /// `angleBins × 256 × 4` offsets: for each bin and bit, (x1, y1, x2, y2).
     let offsets: [Int8]
+    /// The same offsets laid out for the descriptor kernel: for each bin, the 256 x1, then the 256 y1, x2
+    /// and y2.
+    let planar: [Int8]
 
     init(seed: UInt64) {
         var rng = SeededGenerator(seed: seed)
@@ -44,6 +47,15 @@ struct BRIEFPattern: Sendable {
             }
         }
         self.offsets = offsets
+        var planar = [Int8](repeating: 0, count: offsets.count)
+        for bin in 0..<Self.angleBins {
+            for bit in 0..<256 {
+                for coordinate in 0..<4 {
+                    planar[bin * 1024 + coordinate * 256 + bit] = offsets[(bin * 256 + bit) * 4 + coordinate]
+                }
+            }
+        }
+        self.planar = planar
     }
 
     /// The bin whose rotation is nearest to `angle` radians.

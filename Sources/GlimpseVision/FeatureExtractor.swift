@@ -123,22 +123,22 @@ public enum FeatureExtractor {
         let (m10, m01) = intensityMoments(of: corners, in: level)
         var moments: [SIMD2<Int32>] = []
         moments.reserveCapacity(corners.count)
-        smooth.pixels.withUnsafeBufferPointer { sm in
-            pattern.offsets.withUnsafeBufferPointer { po in
-                for (n, c) in corners.enumerated() {
-                    let cx = Int(c.x), cy = Int(c.y)
-                    moments.append(SIMD2(m10[n], m01[n]))
-                    let angle = Float(atan2(Double(m01[n]), Double(m10[n])))
-                    appendDescriptor(
-                        sm, width: w, center: cy * w + cx, bin: BRIEFPattern.bin(for: angle), offsets: po,
-                        xSign: 1, to: &words)
-                    keypoints.append(Keypoint(
-                        x: (Float(cx) + 0.5) * scale - 0.5,
-                        y: (Float(cy) + 0.5) * scale - 0.5,
-                        scale: scale, angle: angle, response: c.response, level: Int32(levelIndex)))
-                }
-            }
+        var centers: [Int32] = []
+        centers.reserveCapacity(corners.count)
+        var bins: [UInt8] = []
+        bins.reserveCapacity(corners.count)
+        for (n, c) in corners.enumerated() {
+            let cx = Int(c.x), cy = Int(c.y)
+            moments.append(SIMD2(m10[n], m01[n]))
+            let angle = Float(atan2(Double(m01[n]), Double(m10[n])))
+            centers.append(Int32(truncatingIfNeeded: cy * w + cx))
+            bins.append(UInt8(BRIEFPattern.bin(for: angle)))
+            keypoints.append(Keypoint(
+                x: (Float(cx) + 0.5) * scale - 0.5,
+                y: (Float(cy) + 0.5) * scale - 0.5,
+                scale: scale, angle: angle, response: c.response, level: Int32(levelIndex)))
         }
+        appendDescriptors(of: smooth, centers: centers, bins: bins, pattern: pattern, xSign: 1, to: &words)
         return moments
     }
 
@@ -170,24 +170,40 @@ public enum FeatureExtractor {
         return (m10, m01)
     }
 
-    /// The four words of the rotated-BRIEF descriptor at `center` of the smoothed level `sm` for angle bin
-    /// `bin`, appended to `words`. With `xSign` −1 every test's horizontal offset is reflected: the
-    /// descriptor the mirror image has at the reflected point.
-    @inline(__always)
-    static func appendDescriptor(
-        _ sm: UnsafeBufferPointer<UInt8>, width w: Int, center: Int, bin: Int, offsets po: UnsafeBufferPointer<Int8>,
-        xSign: Int, to words: inout [UInt64]
+    /// The four words of the rotated-BRIEF descriptor of each keypoint (pixel index `centers[i]` on the
+    /// smoothed level `smooth`, angle bin `bins[i]`), appended to `words`: the C kernel `glimpse_brief`.
+    /// With `xSign` −1 every test's horizontal offset is reflected: the descriptors the mirror image has at
+    /// the reflected points.
+    ///
+    /// - Parameter scalar: run the kernel's scalar variant whatever the CPU (for tests).
+    static func appendDescriptors(
+        of smooth: GrayImage, centers: [Int32], bins: [UInt8], pattern: BRIEFPattern, xSign: Int32, scalar: Bool = false,
+        to words: inout [UInt64]
     ) {
-        let base = bin * 256 * 4
-        for word in 0..<4 {
-            var bits: UInt64 = 0
-            for bit in 0..<64 {
-                let o = base + (word * 64 + bit) * 4
-                let a = sm[center + Int(po[o + 1]) * w + xSign * Int(po[o])]
-                let b = sm[center + Int(po[o + 3]) * w + xSign * Int(po[o + 2])]
-                if a < b { bits |= 1 << UInt64(bit) }
+        let w = smooth.width, h = smooth.height
+        precondition(centers.count == bins.count, "one angle bin per keypoint")
+        precondition(xSign == 1 || xSign == -1, "xSign is 1 or -1")
+        precondition(centers.allSatisfy {
+            let x = Int($0) % max(w, 1), y = Int($0) / max(w, 1)
+            return $0 >= 0 && x >= border && y >= border && x < w - border && y < h - border
+        }, "a keypoint lies within the border")
+        precondition(bins.allSatisfy { Int($0) < BRIEFPattern.angleBins }, "an angle bin is out of range")
+        let start = words.count
+        words.append(contentsOf: repeatElement(0, count: centers.count * 4))
+        smooth.pixels.withUnsafeBufferPointer { src in
+            centers.withUnsafeBufferPointer { cp in
+                bins.withUnsafeBufferPointer { bp in
+                    pattern.planar.withUnsafeBufferPointer { pp in
+                        words.withUnsafeMutableBufferPointer { out in
+                            // Fenced: every test lies within 15 pixels of a centre at least `border` (19) from
+                            // every edge (checked above); the kernel writes 4 words per keypoint from `start`.
+                            guard let s = src.baseAddress, let c = cp.baseAddress, let b = bp.baseAddress,
+                                  let p = pp.baseAddress, let o = out.baseAddress else { return }
+                            glimpse_brief(s, Int32(w), c, b, centers.count, p, xSign, scalar ? 1 : 0, o + start)
+                        }
+                    }
+                }
             }
-            words.append(bits)
         }
     }
 }

@@ -43,23 +43,24 @@ public struct MirrorSource: Sendable {
         keypoints.reserveCapacity(total)
         var words: [UInt64] = []
         words.reserveCapacity(total * 4)
-        pattern.offsets.withUnsafeBufferPointer { po in
-            for level in levels {
-                let w = level.smooth.width
-                level.smooth.pixels.withUnsafeBufferPointer { sm in
-                    for (c, moments) in zip(level.corners, level.moments) {
-                        let cx = Int(c.x), cy = Int(c.y)
-                        let angle = Float(atan2(Double(moments.y), Double(-moments.x)))
-                        FeatureExtractor.appendDescriptor(
-                            sm, width: w, center: cy * w + cx, bin: BRIEFPattern.bin(for: angle), offsets: po,
-                            xSign: -1, to: &words)
-                        keypoints.append(Keypoint(
-                            x: (Float(w - 1 - cx) + 0.5) * level.scale - 0.5,
-                            y: (Float(cy) + 0.5) * level.scale - 0.5,
-                            scale: level.scale, angle: angle, response: c.response, level: Int32(level.index)))
-                    }
-                }
+        for level in levels {
+            let w = level.smooth.width
+            var centers: [Int32] = []
+            centers.reserveCapacity(level.corners.count)
+            var bins: [UInt8] = []
+            bins.reserveCapacity(level.corners.count)
+            for (c, moments) in zip(level.corners, level.moments) {
+                let cx = Int(c.x), cy = Int(c.y)
+                let angle = Float(atan2(Double(moments.y), Double(-moments.x)))
+                centers.append(Int32(truncatingIfNeeded: cy * w + cx))
+                bins.append(UInt8(BRIEFPattern.bin(for: angle)))
+                keypoints.append(Keypoint(
+                    x: (Float(w - 1 - cx) + 0.5) * level.scale - 0.5,
+                    y: (Float(cy) + 0.5) * level.scale - 0.5,
+                    scale: level.scale, angle: angle, response: c.response, level: Int32(level.index)))
             }
+            FeatureExtractor.appendDescriptors(
+                of: level.smooth, centers: centers, bins: bins, pattern: pattern, xSign: -1, to: &words)
         }
         return ImageFeatures(width: width, height: height, keypoints: keypoints, descriptorWords: words)
     }

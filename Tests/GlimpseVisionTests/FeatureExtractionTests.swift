@@ -130,6 +130,57 @@ import Testing
         }
     }
 
+    /// The rotated-BRIEF descriptor by its definition: test k compares the smoothed pixel at the pattern's
+    /// first point (horizontal offset times `xSign`) with the one at its second; bit k is 1 when darker.
+    static func plainDescriptor(
+        _ image: GrayImage, center: Int, bin: Int, pattern: BRIEFPattern, xSign: Int
+    ) -> [UInt64] {
+        (0..<4).map { word in
+            var bits: UInt64 = 0
+            for bit in 0..<64 {
+                let o = (bin * 256 + word * 64 + bit) * 4
+                let a = image.pixels[center + Int(pattern.offsets[o + 1]) * image.width + xSign * Int(pattern.offsets[o])]
+                let b = image.pixels[center + Int(pattern.offsets[o + 3]) * image.width + xSign * Int(pattern.offsets[o + 2])]
+                if a < b { bits |= 1 << UInt64(bit) }
+            }
+            return bits
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func briefKernelAgreesWithThePlainDefinition(scalar: Bool) throws {
+        // Noise and a real photo's smoothed level; keypoints on the border's edge and inside, every bin.
+        var rng = TestRandom(state: 41)
+        let noise = GrayImage(width: 83, height: 57, pixels: (0..<(83 * 57)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        let photo = FeatureExtractor.prepare(try Fixtures.decode(Fixtures.photos[3]), query: true).smoothed()
+        let pattern = FeatureExtractor.defaultPattern
+        let border = FeatureExtractor.border
+        for image in [noise, photo] {
+            var centers: [Int32] = []
+            var bins: [UInt8] = []
+            let corners = [(border, border), (image.width - 1 - border, image.height - 1 - border),
+                           (border, image.height - 1 - border), (image.width - 1 - border, border)]
+            for i in 0..<(4 + 2 * BRIEFPattern.angleBins) {
+                let (x, y) = i < 4 ? corners[i]
+                    : (border + Int(rng.next() % UInt64(image.width - 2 * border)),
+                       border + Int(rng.next() % UInt64(image.height - 2 * border)))
+                centers.append(Int32(y * image.width + x))
+                bins.append(UInt8(i % BRIEFPattern.angleBins))
+            }
+            for xSign in [1, -1] {
+                var words: [UInt64] = [7]  // appended after what is there
+                FeatureExtractor.appendDescriptors(
+                    of: image, centers: centers, bins: bins, pattern: pattern, xSign: Int32(xSign), scalar: scalar,
+                    to: &words)
+                var plain: [UInt64] = [7]
+                for (center, bin) in zip(centers, bins) {
+                    plain += Self.plainDescriptor(image, center: Int(center), bin: Int(bin), pattern: pattern, xSign: xSign)
+                }
+                #expect(words == plain, "\(image.width)×\(image.height), xSign \(xSign)")
+            }
+        }
+    }
+
     @Test func strongestCornersAreAStableSortByResponseCut() {
         // Many equal responses (which must keep their order), negative ones (Harris), zeros of both signs.
         var rng = TestRandom(state: 5)

@@ -69,6 +69,19 @@ size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, in
 /// (sum + 8) >> 4, the vertical one writes (sum + 2048) >> 12.
 void glimpse_smooth9(const uint8_t *src, int width, int height, uint16_t *mid, uint8_t *dst);
 
+/// The rotated-BRIEF descriptors of `count` keypoints of the smoothed 8-bit image at `smooth` (rows of
+/// `width` bytes), each given by its pixel index in `centers` (at least 19 pixels from every edge) and its
+/// angle bin in `bins`, into `words` (4 per keypoint). `planar` is the pattern, per bin 256 x1, 256 y1,
+/// 256 x2 and 256 y2 (signed bytes); test k compares the pixel at (x_sign·x1, y1) from the centre with the
+/// one at (x_sign·x2, y2) and sets bit k (low bit of word 0 first) when the first is smaller. `x_sign` −1
+/// gives the mirror image's descriptor at the reflected point. `variant` 1 forces the scalar variant (for
+/// tests); 0 picks the fastest (AVX-512 gathers where the CPU has them).
+void glimpse_brief(const uint8_t *smooth, int width, const int32_t *centers, const uint8_t *bins, size_t count,
+                   const int8_t *planar, int x_sign, int variant, uint64_t *words);
+
+/// 1 when ``glimpse_brief`` runs its AVX-512 variant on this CPU.
+int glimpse_brief_uses_avx512(void);
+
 /// The intensity moments of ORB's orientation for `count` keypoints of the 8-bit image at `image` (rows of
 /// `width` bytes), each given by its pixel index in `centers` and at least 19 pixels from every edge:
 /// over the disc of radius 15 (half-width ⌊√(225 − v²)⌋ at row offset v), `m10[i]` = Σ u·I and

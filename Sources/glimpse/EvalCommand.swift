@@ -151,7 +151,8 @@ struct EvalCommand: AsyncParsableCommand {
         let context = EvalContext(
             references: matcher.referenceCount, syntheticReferences: syntheticReferences,
             leftOut: places.count - indexed.count, referenceSource: generation.referenceSource?.rawValue ?? "none",
-            indexBuildMs: indexMs, acceptScore: vision.acceptScore, failedQueries: failures,
+            indexBuildMs: indexMs, indexMemoryBytes: matcher.memoryBytes, acceptScore: vision.acceptScore,
+            failedQueries: failures,
             labels: labeler == nil ? nil : LabelEvaluationReport.Section(labelMetrics))
         if json {
             print(try EvalOutput.json(summary, context))
@@ -169,6 +170,8 @@ struct EvalContext: Encodable {
     var leftOut: Int
     var referenceSource: String
     var indexBuildMs: Double
+    /// Bytes held by the references' descriptors, positions, prints and index (``VisualMatcher/memoryBytes``).
+    var indexMemoryBytes: Int
     var acceptScore: Int
     var failedQueries: Int
     /// Label precision/recall/F1 over the queries whose manifest entry lists labels.
@@ -180,6 +183,7 @@ struct EvalContext: Encodable {
         case leftOut = "left_out_places"
         case referenceSource = "reference_source"
         case indexBuildMs = "index_build_ms"
+        case indexMemoryBytes = "index_memory_bytes"
         case acceptScore = "accept_score"
         case failedQueries = "failed_queries"
         case labels
@@ -188,7 +192,7 @@ struct EvalContext: Encodable {
 
 /// Formatting of `glimpse eval` results.
 enum EvalOutput {
-    static let stages = ["decode", "features", "shortlist", "verification", "featureprint", "total"]
+    static let stages = ["decode", "features", "mirror_features", "shortlist", "verification", "featureprint", "total"]
 
     /// The summary and its context merged into one JSON object (sorted keys).
     static func json(_ summary: EvaluationSummary, _ context: EvalContext) throws -> String {
@@ -207,7 +211,7 @@ enum EvalOutput {
         func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
         lines.append("manifest   \(manifest)")
-        lines.append("references \(c.references) (\(c.referenceSource)\(c.syntheticReferences > 0 ? ", \(c.syntheticReferences) synthetic" : "")\(c.leftOut > 0 ? ", \(c.leftOut) places left out" : "")), index built in \(f(c.indexBuildMs, 0)) ms")
+        lines.append("references \(c.references) (\(c.referenceSource)\(c.syntheticReferences > 0 ? ", \(c.syntheticReferences) synthetic" : "")\(c.leftOut > 0 ? ", \(c.leftOut) places left out" : "")), index built in \(f(c.indexBuildMs, 0)) ms, \(c.indexMemoryBytes / max(1, c.references)) bytes per reference")
         lines.append("queries    \(s.queries) (\(s.placeQueries) of catalog places, \(s.noPlaceQueries) of no place)")
         lines.append("recall@1   \(f(s.recallAt1))")
         lines.append("recall@5   \(f(s.recallAt5))")

@@ -120,43 +120,43 @@ public struct GrayImage: Sendable, Equatable {
     /// clamped: the pyramid's step (less than 2× smaller, where it needs no prefilter) and enlargement.
     /// It does not filter, so it is not a reducer: larger reductions go through ``resampled(width:height:)``.
     public func bilinearResampled(width newWidth: Int, height newHeight: Int) -> GrayImage {
+        bilinearResampled(width: newWidth, height: newHeight, scalar: false)
+    }
+
+    /// ``bilinearResampled(width:height:)`` through the C kernel `glimpse_bilinear`; with `scalar`, its
+    /// scalar variant whatever the CPU (for tests).
+    func bilinearResampled(width newWidth: Int, height newHeight: Int, scalar: Bool) -> GrayImage {
         precondition(newWidth > 0 && newHeight > 0, "bilinear target must be non-empty")
-        let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
-        // Per column: left source index and 8-bit weight of the right neighbour.
-        var xIndex = [Int](repeating: 0, count: newWidth)
-        var xWeight = [UInt32](repeating: 0, count: newWidth)
-        for x in 0..<newWidth {
-            let fx = max(0, (Double(x) + 0.5) * sx - 0.5)
-            let ix = min(Int(fx), width - 2 < 0 ? 0 : width - 2)
-            xIndex[x] = ix
-            xWeight[x] = width < 2 ? 0 : UInt32(min(256, max(0, ((fx - Double(ix)) * 256).rounded())))
+        // Per output column (row): the left (upper) source index and the 8-bit weight of its neighbour.
+        func taps(_ count: Int, from size: Int) -> (index: [Int32], weight: [UInt16]) {
+            let s = Double(size) / Double(count)
+            var index = [Int32](repeating: 0, count: count)
+            var weight = [UInt16](repeating: 0, count: count)
+            for i in 0..<count {
+                let f = max(0, (Double(i) + 0.5) * s - 0.5)
+                let lower = min(Int(f), max(0, size - 2))
+                index[i] = Int32(lower)
+                weight[i] = size < 2 ? 0 : UInt16(min(256, max(0, ((f - Double(lower)) * 256).rounded())))
+            }
+            return (index, weight)
         }
-        let w = width
-        // Vertical first: each output row blends its two source rows into `column` (at most 255 × 256, so
-        // 16 bits), a contiguous loop; then each output pixel blends two neighbours of that row. Both
-        // weights are exact integers, so the order does not change the result.
-        var column = [UInt16](repeating: 0, count: w)
+        let columns = taps(newWidth, from: width), rows = taps(newHeight, from: height)
+        var column = [UInt16](repeating: 0, count: width + 1)
         let out = [UInt8](unsafeUninitializedCapacity: newWidth * newHeight) { dst, count in
             pixels.withUnsafeBufferPointer { src in
-                xIndex.withUnsafeBufferPointer { xi in
-                    xWeight.withUnsafeBufferPointer { xw in
-                        column.withUnsafeMutableBufferPointer { col in
-                            guard let base = src.baseAddress, let out = dst.baseAddress, let xip = xi.baseAddress,
-                                  let xwp = xw.baseAddress, let c = col.baseAddress else { return }
-                            let right = w >= 2 ? 1 : 0
-                            for y in 0..<newHeight {
-                                let fy = max(0, (Double(y) + 0.5) * sy - 0.5)
-                                let iy = min(Int(fy), max(0, height - 2))
-                                let wy = height < 2 ? 0 : UInt16(min(256, max(0, ((fy - Double(iy)) * 256).rounded())))
-                                // Fenced: rows are clamped to the image; xIndex[x] + 1 <= width - 1 when width >= 2.
-                                let row0 = base + iy * w, row1 = base + min(iy + 1, height - 1) * w
-                                let keep = 256 &- wy
-                                for j in 0..<w { c[j] = UInt16(row0[j]) &* keep &+ UInt16(row1[j]) &* wy }
-                                let o = out + y * newWidth
-                                for x in 0..<newWidth {
-                                    let i = xip[x], a = xwp[x]
-                                    let v = (UInt32(c[i]) &* (256 &- a) &+ UInt32(c[i &+ right]) &* a &+ 32768) >> 16
-                                    o[x] = UInt8(truncatingIfNeeded: v)
+                columns.index.withUnsafeBufferPointer { xi in
+                    columns.weight.withUnsafeBufferPointer { xw in
+                        rows.index.withUnsafeBufferPointer { yi in
+                            rows.weight.withUnsafeBufferPointer { yw in
+                                column.withUnsafeMutableBufferPointer { col in
+                                    // Fenced: indices are clamped to the image above (x ≤ width − 2 when
+                                    // width ≥ 2), weights to 0...256; dst holds newWidth × newHeight bytes.
+                                    guard let s = src.baseAddress, let o = dst.baseAddress, let xip = xi.baseAddress,
+                                          let xwp = xw.baseAddress, let yip = yi.baseAddress, let ywp = yw.baseAddress,
+                                          let c = col.baseAddress else { return }
+                                    glimpse_bilinear(
+                                        s, Int32(width), Int32(height), xip, xwp, Int32(newWidth), yip, ywp,
+                                        Int32(newHeight), scalar ? 1 : 0, c, o)
                                 }
                             }
                         }

@@ -198,13 +198,14 @@ import Testing
         #expect(FASTDetector.strongest([], count: 5).isEmpty)
     }
 
-    @Test func bilinearResamplingIsTheFixedPointFormula() {
+    @Test(arguments: [false, true])
+    func bilinearResamplingIsTheFixedPointFormula(scalar: Bool) {
         // Each output pixel: the two source rows and columns around its centre, weights in 256ths, one
         // rounding at the end: the pyramid's step, pinned so that a faster loop changes no keypoint.
         var rng = TestRandom(state: 41)
         let image = GrayImage(width: 83, height: 57, pixels: (0..<(83 * 57)).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
-        for (nw, nh) in [(69, 48), (83, 57), (100, 70), (1, 1), (41, 3)] {
-            let out = image.bilinearResampled(width: nw, height: nh)
+        for (nw, nh) in [(69, 48), (83, 57), (100, 70), (1, 1), (41, 3), (7, 60), (64, 2)] {
+            let out = image.bilinearResampled(width: nw, height: nh, scalar: scalar)
             let sx = Double(image.width) / Double(nw), sy = Double(image.height) / Double(nh)
             for y in 0..<nh {
                 let fy = max(0, (Double(y) + 0.5) * sy - 0.5), iy = min(Int(fy), image.height - 2)

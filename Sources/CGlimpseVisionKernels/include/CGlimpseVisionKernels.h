@@ -63,6 +63,17 @@ void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t co
 size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, int threshold, int variant,
                      uint16_t *scores, int32_t *xy, size_t capacity);
 
+/// The `width × height` bytes at `src` resampled bilinearly in fixed point into `dst` (`out_width ×
+/// out_height` bytes): output row y blends source rows `y_index[y]` and the one below (clamped) with weight
+/// `y_weight[y]` / 256 for the lower, each sum kept in 16 bits; output pixel x blends that row's values at
+/// `x_index[x]` and the next (the same one when `width` is 1) with weight `x_weight[x]` / 256 for the right,
+/// then (sum + 32768) >> 16. Indices must lie in the image (`x_index[x] <= width - 2` when `width >= 2`),
+/// weights in 0...256. `column` is scratch of `width + 1` values. `variant` 1 forces the scalar variant
+/// (for tests); 0 picks the fastest the CPU has.
+void glimpse_bilinear(const uint8_t *src, int width, int height, const int32_t *x_index, const uint16_t *x_weight,
+                      int out_width, const int32_t *y_index, const uint16_t *y_weight, int out_height, int variant,
+                      uint16_t *column, uint8_t *dst);
+
 /// The `width × height` bytes at `src` smoothed by the 9-tap binomial kernel (1 8 28 56 70 56 28 8 1)/256
 /// in each direction, edges clamped, into `dst` (`width × height` bytes); `mid` is scratch for the
 /// horizontal pass (`width × height` values). Exact integer arithmetic: the horizontal pass keeps

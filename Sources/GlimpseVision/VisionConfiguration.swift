@@ -65,6 +65,10 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var mirrorProbeSize: Int
     /// How many of the LSH tables the mirror probe's shortlist looks in (at most ``lshTables``).
     public var mirrorProbeTables: Int
+    /// With a feature printer, how many of the LSH tables the first keypoint shortlist looks in (at most
+    /// ``lshTables``): the print names the references a thinner keypoint shortlist misses, so fewer tables
+    /// lose no answer there, while matching on keypoints alone keeps every table.
+    public var printedShortlistTables: Int
     /// With a feature printer: how many references with the nearest feature prints are verified besides
     /// the keypoint shortlist.
     public var printShortlistSize: Int
@@ -83,13 +87,14 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         fastFallbackThreshold: Int = 8,
         contrastStretch: Bool = true,
         patternSeed: UInt64 = 0x6c69_6d70_7365,
-        lshTables: Int = 4,
+        lshTables: Int = 6,
         lshBits: Int = 12,
         lshBucketCap: Int = 64,
         shortlistSize: Int = 8,
         mirrorShortlistSize: Int = 4,
         mirrorProbeSize: Int = 2,
         mirrorProbeTables: Int = 2,
+        printedShortlistTables: Int = 4,
         voteMaxDistance: Int = 64,
         ratio: Double = 0.8,
         matchMaxDistance: Int = 80,
@@ -121,6 +126,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         self.mirrorShortlistSize = mirrorShortlistSize
         self.mirrorProbeSize = mirrorProbeSize
         self.mirrorProbeTables = mirrorProbeTables
+        self.printedShortlistTables = printedShortlistTables
         self.voteMaxDistance = voteMaxDistance
         self.ratio = ratio
         self.matchMaxDistance = matchMaxDistance
@@ -166,6 +172,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         try check(mirrorShortlistSize >= 1, "mirrorShortlistSize must be at least 1, got \(mirrorShortlistSize)")
         try check(mirrorProbeSize >= 0, "mirrorProbeSize must be at least 0, got \(mirrorProbeSize)")
         try check(mirrorProbeTables >= 1, "mirrorProbeTables must be at least 1, got \(mirrorProbeTables)")
+        try check(printedShortlistTables >= 1, "printedShortlistTables must be at least 1, got \(printedShortlistTables)")
         try check(ratio > 0 && ratio <= 1, "ratio must be in (0, 1], got \(ratio)")
         try check(ransacIterations >= 1, "ransacIterations must be at least 1, got \(ransacIterations)")
         try check(ransacThresholdFraction > 0 && ransacThresholdFraction < 0.2,

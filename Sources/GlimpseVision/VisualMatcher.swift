@@ -210,7 +210,7 @@ public final class VisualMatcher: Sendable {
         // picture is then decided without verifying the rest of a shortlist that cannot hold its place.
         let probing = printing && configuration.mirrorCascade && configuration.mirrorProbeSize > 0
         var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified,
-                        verifying: probing ? 1 : nil)
+                        tables: printing ? configuration.printedShortlistTables : nil, verifying: probing ? 1 : nil)
         if stop() { return nil }
         // The mirror image, when it is looked at: its features, quick shortlist and verifications so far.
         var mirrored: ImageFeatures?

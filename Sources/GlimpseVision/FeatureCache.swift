@@ -34,16 +34,14 @@ public enum FeatureCache {
 
     /// The cache key of `photos` under `configuration`: changes when any photo's path, size or
     /// modification time changes, when photos are added, removed or reordered, or when the
-    /// extraction settings or the feature printer change.
+    /// extraction settings change. The feature printer is not part of it: the file names its printer,
+    /// which ``decode(_:expectedKey:configuration:printIdentity:path:)`` checks.
     ///
     /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when a photo cannot be examined.
-    public static func key(
-        for photos: [ReferencePhoto], configuration: VisionConfiguration, printIdentity: String? = nil
-    ) throws(VisionError) -> UInt64 {
+    public static func key(for photos: [ReferencePhoto], configuration: VisionConfiguration) throws(VisionError) -> UInt64 {
         var hasher = FNV1a64()
         hasher.add(Array(configuration.extractionFingerprint.utf8))
         hasher.add([0])
-        hasher.add(Array((printIdentity ?? "").utf8))
         for photo in photos {
             var info = stat()
             guard stat(photo.path, &info) == 0 else {
@@ -97,10 +95,12 @@ public enum FeatureCache {
         bytes.count < checksumLength ? bytes : sealed(Array(bytes.dropLast(checksumLength)))
     }
 
-    /// Decodes and validates cache bytes.
+    /// Decodes and validates cache bytes. A cache written with prints serves a matcher without a printer
+    /// (`printIdentity` nil) too, its prints left out, so that matching without the print and with it, one
+    /// after the other, does not rebuild the cache each time; the reverse needs the prints and is stale.
     ///
     /// - Throws: ``VisionError/cacheCorrupt(path:reason:)`` for damaged or foreign bytes,
-    ///   ``VisionError/cacheStale(path:reason:)`` when the key or extraction settings differ.
+    ///   ``VisionError/cacheStale(path:reason:)`` when the key, the extraction settings or the printer differ.
     public static func decode(
         _ data: [UInt8], expectedKey: UInt64, configuration: VisionConfiguration, printIdentity: String? = nil,
         path: String = "<memory>"
@@ -123,14 +123,18 @@ public enum FeatureCache {
             guard fingerprint == configuration.extractionFingerprint else {
                 throw .cacheStale(path: path, reason: "written with other extraction settings")
             }
-            guard storedPrinter == (printIdentity ?? "") else {
+            // Without a printer, any printer's cache serves: its prints are read, checked and left out.
+            let dropsPrints = printIdentity == nil && !storedPrinter.isEmpty
+            guard storedPrinter == (printIdentity ?? "") || dropsPrints else {
                 throw .cacheStale(path: path, reason: "written with another feature-print model, or without one")
             }
             guard key == expectedKey else { throw .cacheStale(path: path, reason: "the photos changed since it was written") }
             guard let count = try? r.read(UInt32.self) else { throw corrupt("truncated header") }
             var out: [(id: String, features: ImageFeatures)] = []
             for n in 0..<Int(count) {
-                out.append(try decodeReference(&r, number: n, printIdentity: printIdentity, corrupt: corrupt))
+                let reference = try decodeReference(
+                    &r, number: n, printIdentity: dropsPrints ? storedPrinter : printIdentity, corrupt: corrupt)
+                out.append(dropsPrints ? (reference.id, reference.features.with(featurePrints: [])) : reference)
             }
             guard r.remaining == 0 else { throw corrupt("\(r.remaining) unexpected bytes after the last reference") }
             return out

@@ -30,7 +30,7 @@ public enum ReferenceLoader {
         var key: UInt64 = 0
         let identity = printer?.featurePrintIdentity
         if let cachePath {
-            key = try FeatureCache.key(for: photos, configuration: configuration, printIdentity: identity)
+            key = try FeatureCache.key(for: photos, configuration: configuration)
             if FileManager.default.fileExists(atPath: cachePath) {
                 do {
                     let cached = try FeatureCache.read(

@@ -18,9 +18,10 @@ struct EvalCommand: AsyncParsableCommand {
             "labels": [...], "ops": [...]} objects, as written by distort.py. A null place_id means the \
             photo shows no catalog place and must come back as no match. Prints recall@1 (the accepted \
             place is right), recall@5 (the place is among the first five candidates), the false-match \
-            rate on the null queries, latency per stage (decode at reduced scale, features, shortlist, \
-            verification, total) as p50/p99 on the wall clock and in thread CPU time, and recall@1 per \
-            distortion bucket. Queries run one at a time on one thread.
+            rate on the null queries, latency per stage (decode at reduced scale, features, the mirror \
+            image's features, shortlist, verification, the feature print, total) as p50/p99 on the wall \
+            clock and in thread CPU time, the index's memory, and recall@1 per distortion bucket. Queries \
+            run one at a time on one thread.
             """
     )
 

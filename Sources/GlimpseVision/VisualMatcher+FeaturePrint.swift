@@ -54,13 +54,9 @@ extension VisualMatcher {
         let added = Set(references.map(groupID(of:)))
         var out = found.filter { !added.contains($0.referenceID) }
         for ref in references {
-            let v = verification(features, reference: ref, keepingPairs: true)
-            verified[ref] = v
             let id = groupID(of: ref)
             let votes = found.first { $0.referenceID == id }?.votes ?? 0
-            out.append(MatchCandidate(
-                referenceID: id, votes: votes, verified: true, inliers: v.inliers,
-                score: Double(v.score), mirrored: mirrored))
+            out.append(verifiedCandidate(features, reference: ref, votes: votes, mirrored: mirrored, verified: &verified))
         }
         return sortCandidates(out)
     }

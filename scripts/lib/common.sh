@@ -40,13 +40,23 @@ fuzz_build() {
     [ -n "$runtime" ] || { echo "libFuzzer's runtime (libclang_rt.fuzzer_no_main) is not in this Swift toolchain" >&2; return 1; }
     local configuration="${FUZZ_CONFIGURATION:-release}"
     FUZZ_BIN="$root/.build-fuzz/$configuration"
+    # SwiftPM does not notice files added to or removed from the Glimpse package, which Fuzz/ uses by
+    # path, and would link against its old object list: when the list of source files changed since the
+    # last fuzz build, its build plan is dropped (the compiled objects stay and are reused).
+    local sources
+    sources="$(find Sources -type f \( -name '*.swift' -o -name '*.c' -o -name '*.h' \) | LC_ALL=C sort | cksum)"
+    if [ -d .build-fuzz ] && [ "$(cat .build-fuzz/sources.cksum 2>/dev/null)" != "$sources" ]; then
+        rm -f ".build-fuzz/$configuration.yaml" .build-fuzz/build.db
+    fi
     # Progress lines are left out, and gold's warning for each AddressSanitizer helper symbol it cannot
     # export (thousands of lines).
     swift build --package-path Fuzz --scratch-path "$root/.build-fuzz" -c "$configuration" ${1:+--product "$1"} \
         -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
         -Xcc -fsanitize=fuzzer-no-link,address -Xlinker "$runtime" -Xlinker -lstdc++ 2>&1 \
         | { grep -v -E -e "warning: Cannot export local symbol" -e "^\[[0-9]+/[0-9]+\] " || true; }
-    return "${PIPESTATUS[0]}"
+    local status="${PIPESTATUS[0]}"
+    [ "$status" -ne 0 ] || printf '%s\n' "$sources" > .build-fuzz/sources.cksum
+    return "$status"
 }
 
 # openapi_venv REQUIREMENTS...: makes sure .venv-openapi (in the repository, ignored by git) exists and

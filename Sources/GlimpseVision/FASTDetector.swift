@@ -26,6 +26,39 @@ enum FASTDetector {
         return keys.prefix(max(0, count)).map { corners[Int(UInt32.max - UInt32(truncatingIfNeeded: $0))] }
     }
 
+    /// The `count` strongest of `ranked` (ordered strongest first) spread over a `cells × cells` grid of a
+    /// `width × height` level: in order of strength, a corner is taken while its cell holds fewer than
+    /// twice the cell's even share of `count` (at least one), then the strongest of those passed over
+    /// fill what is left. Strongest first, like ``strongest(_:count:)``, whose answer this is with one cell.
+    ///
+    /// A reference photo ranked by strength alone spends its budget where the texture is densest; a
+    /// camera picture that shows a small, plainer part of the scene then finds few of its keypoints.
+    static func spread(_ ranked: [Corner], count: Int, width: Int, height: Int, cells: Int) -> [Corner] {
+        let count = max(0, count)
+        guard cells > 1, ranked.count > count, width > 0, height > 0 else { return Array(ranked.prefix(count)) }
+        let cap = max(1, Int((2 * Double(count) / Double(cells * cells)).rounded(.up)))
+        var filled = [Int](repeating: 0, count: cells * cells)
+        var taken = [Bool](repeating: false, count: ranked.count)
+        var chosen = 0
+        for (i, c) in ranked.enumerated() where chosen < count {
+            let cx = min(cells - 1, max(0, Int(c.x)) * cells / width)
+            let cy = min(cells - 1, max(0, Int(c.y)) * cells / height)
+            if filled[cy * cells + cx] < cap {
+                filled[cy * cells + cx] += 1
+                taken[i] = true
+                chosen += 1
+            }
+        }
+        for i in ranked.indices where chosen < count && !taken[i] {
+            taken[i] = true
+            chosen += 1
+        }
+        var out: [Corner] = []
+        out.reserveCapacity(count)
+        for (i, c) in ranked.enumerated() where taken[i] { out.append(c) }
+        return out
+    }
+
     /// Whether detection runs the kernel's AVX2 variant.
     static var usesAVX2: Bool { glimpse_fast9_uses_avx2() != 0 }
 

@@ -6,9 +6,13 @@ public import GlimpseImage
 /// oriented by their intensity centroid and described by a rotated 256-bit BRIEF test pattern on
 /// a smoothed copy of each level.
 public enum FeatureExtractor {
-    /// Features of `buffer`: its luminance is resampled to the configured size, then extracted.
-    public static func extract(from buffer: PixelBuffer, configuration: VisionConfiguration = .default) -> ImageFeatures {
-        extract(fromPrepared: prepare(buffer, configuration: configuration), configuration: configuration)
+    /// Features of `buffer` as a reference photo (or as a query when `query` is true): its luminance is
+    /// resampled to the configured size, then extracted.
+    public static func extract(
+        from buffer: PixelBuffer, configuration: VisionConfiguration = .default, query: Bool = false
+    ) -> ImageFeatures {
+        extract(fromPrepared: prepare(buffer, configuration: configuration, query: query),
+                configuration: configuration, query: query)
     }
 
     /// The luminance of `buffer` resampled so its long side fits the configuration (the query
@@ -30,17 +34,22 @@ public enum FeatureExtractor {
         return GrayImage(luminanceOf: buffer.areaAveraged(width: size.width, height: size.height))
     }
 
-    /// Features of an image that is already at its extraction size (see ``prepare(_:configuration:query:)``).
-    public static func extract(fromPrepared image: GrayImage, configuration: VisionConfiguration = .default) -> ImageFeatures {
-        extract(fromPrepared: image, configuration: configuration, retainingLevels: false).features
+    /// Features of an image that is already at its extraction size (see ``prepare(_:configuration:query:)``):
+    /// a reference photo's keypoints are spread over ``VisionConfiguration/referenceKeypointGrid``, a
+    /// query's (`query` true) are the strongest.
+    public static func extract(
+        fromPrepared image: GrayImage, configuration: VisionConfiguration = .default, query: Bool = false
+    ) -> ImageFeatures {
+        extract(fromPrepared: image, configuration: configuration, query: query, retainingLevels: false).features
     }
 
-    /// ``extract(fromPrepared:configuration:)`` that also keeps what the features of the image's mirror
-    /// image are derived from (``MirrorSource/mirroredFeatures()``), without a second extraction.
+    /// ``extract(fromPrepared:configuration:query:)`` of a query that also keeps what the features of the
+    /// image's mirror image are derived from (``MirrorSource/mirroredFeatures()``), without a second extraction.
     public static func extractWithMirror(
         fromPrepared image: GrayImage, configuration: VisionConfiguration = .default
     ) -> (features: ImageFeatures, mirror: MirrorSource) {
-        let (features, levels) = extract(fromPrepared: image, configuration: configuration, retainingLevels: true)
+        let (features, levels) = extract(
+            fromPrepared: image, configuration: configuration, query: true, retainingLevels: true)
         return (features, MirrorSource(
             width: image.width, height: image.height, levels: levels, pattern: pattern(for: configuration)))
     }
@@ -51,8 +60,9 @@ public enum FeatureExtractor {
     }
 
     static func extract(
-        fromPrepared image: GrayImage, configuration: VisionConfiguration, retainingLevels: Bool
+        fromPrepared image: GrayImage, configuration: VisionConfiguration, query: Bool, retainingLevels: Bool
     ) -> (features: ImageFeatures, levels: [MirrorSource.Level]) {
+        let cells = query ? 1 : configuration.referenceKeypointGrid
         let pattern = pattern(for: configuration)
         let levels = max(1, configuration.pyramidLevels)
         let step = configuration.pyramidScale
@@ -90,7 +100,9 @@ public enum FeatureExtractor {
             // Pre-select by FAST score before the costlier Harris ranking.
             if corners.count > budget * 3 { corners = FASTDetector.strongest(corners, count: budget * 3) }
             FASTDetector.harris(level, corners: &corners)
-            corners = FASTDetector.strongest(corners, count: budget)
+            corners = FASTDetector.spread(
+                FASTDetector.strongest(corners, count: corners.count), count: budget,
+                width: level.width, height: level.height, cells: cells)
             let smooth = level.smoothed()
             let scale = Float(pow(step, Double(l)))
             let moments = describe(

@@ -14,6 +14,11 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var minLongSide: Int
     /// The most keypoints kept per image (spread over the pyramid levels in proportion to their area).
     public var maxKeypoints: Int
+    /// Reference photos spread each pyramid level's keypoints over a grid of this many cells a side: a
+    /// cell keeps at most twice its even share of the level's budget, strongest first, before the
+    /// strongest of the rest fill the budget (1 keeps the strongest alone, as queries do). A camera
+    /// picture showing a small or plain part of the scene then still finds reference keypoints there.
+    public var referenceKeypointGrid: Int
     /// The number of pyramid levels, level 0 being the resampled image.
     public var pyramidLevels: Int
     /// The scale step between consecutive pyramid levels (greater than 1).
@@ -81,6 +86,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         queryMaxLongSide: Int = 512,
         minLongSide: Int = 0,
         maxKeypoints: Int = 1000,
+        referenceKeypointGrid: Int = 16,
         pyramidLevels: Int = 8,
         pyramidScale: Double = 1.2,
         fastThreshold: Int = 20,
@@ -113,6 +119,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         self.queryMaxLongSide = queryMaxLongSide
         self.minLongSide = minLongSide
         self.maxKeypoints = maxKeypoints
+        self.referenceKeypointGrid = referenceKeypointGrid
         self.pyramidLevels = pyramidLevels
         self.pyramidScale = pyramidScale
         self.fastThreshold = fastThreshold
@@ -143,7 +150,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
 
     /// A stable text of the fields that change extracted features; equal text means compatible features.
     public var extractionFingerprint: String {
-        "v2;long=\(maxLongSide);min=\(minLongSide);kp=\(maxKeypoints);levels=\(pyramidLevels);"
+        "v2;long=\(maxLongSide);min=\(minLongSide);kp=\(maxKeypoints);grid=\(referenceKeypointGrid);"
+            + "levels=\(pyramidLevels);"
             + "scale=\(pyramidScale);fast=\(fastThreshold)/\(fastFallbackThreshold);"
             + "stretch=\(contrastStretch);seed=\(patternSeed)"
     }
@@ -160,6 +168,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
                   "queryMaxLongSide must be in 64...4096, got \(queryMaxLongSide)")
         try check(minLongSide >= 0 && minLongSide <= maxLongSide, "minLongSide must be in 0...maxLongSide, got \(minLongSide)")
         try check(maxKeypoints >= 8 && maxKeypoints <= 20_000, "maxKeypoints must be in 8...20000, got \(maxKeypoints)")
+        try check(referenceKeypointGrid >= 1 && referenceKeypointGrid <= 64,
+                  "referenceKeypointGrid must be in 1...64, got \(referenceKeypointGrid)")
         try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
         try check(pyramidScale > 1.01 && pyramidScale <= 2, "pyramidScale must be in (1.01, 2], got \(pyramidScale)")
         try check(fastThreshold >= 1 && fastThreshold <= 254, "fastThreshold must be in 1...254, got \(fastThreshold)")

@@ -22,6 +22,13 @@ private let sharedPrinter = Result { () throws -> FeaturePrinterPool in
 }
 
 private let keypointMatcher = Task { try await Fixtures.catalog.makeVisualMatcher(placeIDs: registered) }
+/// Keypoints alone, with each reference photo's strongest keypoints rather than keypoints spread over it
+/// (`referenceKeypointGrid` 1): the extraction under which the golden-hills photo passed the line.
+private let strongestKeypointMatcher = Task {
+    var configuration = VisionConfiguration.default
+    configuration.referenceKeypointGrid = 1
+    return try await Fixtures.catalog.makeVisualMatcher(configuration: configuration, placeIDs: registered)
+}
 private let printMatcher = Task {
     try await Fixtures.catalog.makeVisualMatcher(placeIDs: registered, printer: try sharedPrinter.get())
 }
@@ -38,10 +45,14 @@ struct FeaturePrintMatchingTests {
 
     @Test func aPhotoOfNoPlaceThatPassedOnKeypointsIsRefusedWithThePrint() async throws {
         let query = try picture(goldenHills)
-        // Keypoints alone: 11 reproduced points of the sunbeams photo, over the line of 10.
-        let before = try await keypointMatcher.value.match(query)
+        // Keypoints alone, each reference keeping its strongest keypoints: 11 reproduced points of the
+        // sunbeams photo, over the line of 10.
+        let before = try await strongestKeypointMatcher.value.match(query)
         #expect(before.accepted?.referenceID == "sunbeams-over-dark-mountains")
         #expect((before.accepted?.score ?? 0) >= 10)
+        // Keypoints alone with the references' keypoints spread over each photo: below the line too.
+        let spread = try await keypointMatcher.value.match(query)
+        #expect(spread.accepted == nil)
         // With the print the two scenes are far apart, and the same geometry is not enough.
         let after = try await printMatcher.value.match(query)
         #expect(after.accepted == nil)

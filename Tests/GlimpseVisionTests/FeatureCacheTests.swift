@@ -98,11 +98,12 @@ import Testing
         // Format version 3: version 1's layout (1842 bytes here) plus an empty feature-print identity
         // (4 bytes) and, per reference, a print count and width of 0 (8 bytes each), as in version 2;
         // a CRC-32 trailer (4 bytes) where version 2 had FNV-1a 64 (8 bytes). The bytes hold the extraction
-        // fingerprint, `v2;…` since keypoint images are reduced by area averaging and take their luma from `Luma`.
-        #expect(bytes.count == 1842 + 4 + 2 * 8 - 4)
-        #expect(SeededStreamTests.fingerprint(bytes.map { UInt64($0) }) == 0x6d72_8ad8_8025_6f91)
-        #expect(Array(bytes.suffix(8)) == [0, 0, 0, 0, 75, 128, 230, 40])
-        #expect(CRC32.checksum(bytes.dropLast(4)) == 0x28E6_804B)
+        // fingerprint, `v2;…` since keypoint images are reduced by area averaging and take their luma from `Luma`,
+        // 8 bytes longer since it names the reference keypoint grid (`grid=16;`).
+        #expect(bytes.count == 1842 + 8 + 4 + 2 * 8 - 4)
+        #expect(SeededStreamTests.fingerprint(bytes.map { UInt64($0) }) == 0xd7b5_9077_3947_66eb)
+        #expect(Array(bytes.suffix(8)) == [0, 0, 0, 0, 254, 26, 14, 116])
+        #expect(CRC32.checksum(bytes.dropLast(4)) == 0x740E_1AFE)
     }
 
     /// Made-up prints of two views for reference "one" and none for "two" are not a valid set: every

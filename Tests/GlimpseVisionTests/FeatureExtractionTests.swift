@@ -25,9 +25,9 @@ import Testing
     func mirroredFeaturesAreThoseOfTheMirroredImage(photo: Int) throws {
         let prepared = FeatureExtractor.prepare(try Fixtures.decode(Fixtures.photos[photo]), query: true)
         let (features, mirror) = FeatureExtractor.extractWithMirror(fromPrepared: prepared)
-        #expect(features == FeatureExtractor.extract(fromPrepared: prepared))
+        #expect(features == FeatureExtractor.extract(fromPrepared: prepared, query: true))
         let derived = mirror.mirroredFeatures()
-        let extracted = FeatureExtractor.extract(fromPrepared: prepared.mirrored())
+        let extracted = FeatureExtractor.extract(fromPrepared: prepared.mirrored(), query: true)
         #expect(derived.width == extracted.width && derived.height == extracted.height)
         #expect(derived.count == features.count)
         // Keypoint for keypoint against a fresh extraction of the reflected picture: the same position,

@@ -58,6 +58,11 @@ struct EvalCommand: AsyncParsableCommand {
         "Override the accept model as INTERCEPT,SCOREWEIGHT,SIMILARITYWEIGHT,MARGINWEIGHT,RIVALFLOOR (see MatchDecision).", visibility: .hidden))
     var decision: String?
 
+    @Option(name: .customLong("reference-keypoint-grid"), help: ArgumentHelp(
+        "Override the grid reference photos spread their keypoints over, cells a side (1 keeps the strongest).",
+        visibility: .hidden))
+    var referenceKeypointGrid: Int?
+
     @Option(name: .customLong("dump-candidates"), help: ArgumentHelp(
         "Write one JSON line per query with every candidate's score, print similarity and confidence (for calibration).",
         visibility: .hidden))
@@ -73,6 +78,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let acceptScore { vision.acceptScore = acceptScore }
         if let decisiveScore { vision.decisiveScore = decisiveScore }
         if let printShortlist { vision.printShortlistSize = printShortlist }
+        if let referenceKeypointGrid { vision.referenceKeypointGrid = referenceKeypointGrid }
         if let decision {
             let parts = decision.split(separator: ",").compactMap { Double($0) }
             guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }

@@ -26,16 +26,17 @@ enum FASTDetector {
         return keys.prefix(max(0, count)).map { corners[Int(UInt32.max - UInt32(truncatingIfNeeded: $0))] }
     }
 
-    /// The `count` strongest of `ranked` (ordered strongest first) spread over a `cells × cells` grid of a
-    /// `width × height` level: in order of strength, a corner is taken while its cell holds fewer than
-    /// twice the cell's even share of `count` (at least one), then the strongest of those passed over
-    /// fill what is left. Strongest first, like ``strongest(_:count:)``, whose answer this is with one cell.
+    /// `count` of `corners` spread over a `cells × cells` grid of a `width × height` level: in order of
+    /// strength, a corner is taken while its cell holds fewer than twice the cell's even share of `count`
+    /// (at least one), then the strongest of those passed over fill what is left. Strongest first; with
+    /// one cell (or no more corners than `count`) this is ``strongest(_:count:)``.
     ///
     /// A reference photo ranked by strength alone spends its budget where the texture is densest; a
     /// camera picture that shows a small, plainer part of the scene then finds few of its keypoints.
-    static func spread(_ ranked: [Corner], count: Int, width: Int, height: Int, cells: Int) -> [Corner] {
+    static func spread(_ corners: [Corner], count: Int, width: Int, height: Int, cells: Int) -> [Corner] {
         let count = max(0, count)
-        guard cells > 1, ranked.count > count, width > 0, height > 0 else { return Array(ranked.prefix(count)) }
+        guard cells > 1, corners.count > count, width > 0, height > 0 else { return strongest(corners, count: count) }
+        let ranked = strongest(corners, count: corners.count)
         let cap = max(1, Int((2 * Double(count) / Double(cells * cells)).rounded(.up)))
         var filled = [Int](repeating: 0, count: cells * cells)
         var taken = [Bool](repeating: false, count: ranked.count)

@@ -100,9 +100,7 @@ public enum FeatureExtractor {
             // Pre-select by FAST score before the costlier Harris ranking.
             if corners.count > budget * 3 { corners = FASTDetector.strongest(corners, count: budget * 3) }
             FASTDetector.harris(level, corners: &corners)
-            corners = FASTDetector.spread(
-                FASTDetector.strongest(corners, count: corners.count), count: budget,
-                width: level.width, height: level.height, cells: cells)
+            corners = FASTDetector.spread(corners, count: budget, width: level.width, height: level.height, cells: cells)
             let smooth = level.smoothed()
             let scale = Float(pow(step, Double(l)))
             let moments = describe(

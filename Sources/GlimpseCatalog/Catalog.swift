@@ -38,7 +38,7 @@ public struct Catalog: Sendable {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw .unreadable(path: file.path, reason: Self.reason(error))
+            throw .unreadable(path: file.path, reason: DecodingProblem.sentence(for: error))
         }
         return try Catalog(json: Array(data), directory: folder.path, sourcePath: file.path, checkPhotos: checkPhotos)
     }
@@ -56,7 +56,7 @@ public struct Catalog: Sendable {
         do {
             definition = try JSONDecoder().decode(CatalogDefinition.self, from: Data(json))
         } catch {
-            throw .malformed(path: sourcePath, reason: Self.reason(error))
+            throw .malformed(path: sourcePath, reason: DecodingProblem.sentence(for: error))
         }
         let folder = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
         try self.init(definition: definition, directory: folder.path, identity: json, checkPhotos: checkPhotos) {
@@ -83,6 +83,7 @@ public struct Catalog: Sendable {
         self.contents = identity
         self.definition = definition
 
+        try CatalogText.checkVocabulary(definition.labels)
         var vocabulary = Set<String>()
         for label in definition.labels {
             guard vocabulary.insert(label).inserted else { throw .duplicateLabel(label: label) }
@@ -92,6 +93,7 @@ public struct Catalog: Sendable {
         var collectionIndex: [String: Int] = [:]
         collectionIndex.reserveCapacity(definition.collections.count)
         for (offset, collection) in definition.collections.enumerated() {
+            try CatalogText.checkCollection(collection, offset: offset)
             guard !collection.id.isEmpty else { throw .missingField(kind: "collection", id: "#\(offset)", field: "id") }
             guard !collection.name.isEmpty else {
                 throw .missingField(kind: "collection", id: collection.id, field: "name")
@@ -142,6 +144,7 @@ public struct Catalog: Sendable {
     ) throws(CatalogError) -> PlaceEntity {
         guard !entry.id.isEmpty else { throw .missingField(kind: "place", id: "#\(offset)", field: "id") }
         guard !entry.name.isEmpty else { throw .missingField(kind: "place", id: entry.id, field: "name") }
+        try CatalogText.checkPlace(entry, offset: offset)
         guard !entry.photos.isEmpty, entry.photos.allSatisfy({ !$0.image.isEmpty }) else {
             throw .missingField(kind: "place", id: entry.id, field: "image")
         }
@@ -265,23 +268,4 @@ public struct Catalog: Sendable {
 
     /// The position of a collection in file order, or `nil`.
     public func collectionOffset(id: String) -> Int? { collectionIndex[id] }
-
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case let DecodingError.keyNotFound(key, context):
-            "missing field '\(key.stringValue)' at \(Self.path(context.codingPath))"
-        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
-            "\(context.debugDescription) at \(Self.path(context.codingPath))"
-        case let DecodingError.dataCorrupted(context):
-            context.debugDescription
-        case let error as CocoaError:
-            error.localizedDescription
-        default:
-            String(describing: error)
-        }
-    }
-
-    private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-    }
 }

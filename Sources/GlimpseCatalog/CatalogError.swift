@@ -18,6 +18,9 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateLabel(label: String)
     /// A place's photo exists but cannot be decoded.
     case undecodablePhoto(placeID: String, path: String, reason: String)
+    /// A text field holds what no catalog may hold (a control or bidirectional formatting character,
+    /// too many bytes), or a list is too long or repeats an entry (``CatalogText``).
+    case invalidText(kind: String, id: String, field: String, reason: String)
 
     /// A sentence that says what is wrong and what to do about it.
     public var description: String {
@@ -42,6 +45,22 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "place '\(placeID)' has photo \(path), which cannot be decoded (\(reason)); replace it with a PNG or JPEG"
         case let .duplicateLabel(label):
             "label '\(label)' appears twice in the catalog's \"labels\" vocabulary; list each label once"
+        case let .invalidText(kind, id, field, reason):
+            "\(kind) '\(id)': its \(field) \(reason)"
+        }
+    }
+
+    /// The sentence a client of the daemon is given: like ``description`` without host paths.
+    public var publicDescription: String {
+        switch self {
+        case .unreadable, .malformed:
+            "the catalog cannot be read; the daemon's log says why"
+        case let .missingPhoto(placeID, _):
+            "place '\(placeID)' points to a photo that does not exist"
+        case let .undecodablePhoto(placeID, _, _):
+            "place '\(placeID)' has a photo that cannot be decoded; replace it with a PNG or JPEG"
+        case .duplicateID, .missingField, .danglingCollection, .unknownLabel, .duplicateLabel, .invalidText:
+            description
         }
     }
 }

@@ -39,12 +39,21 @@ public struct LiveCatalogEditService: CatalogEditService {
             store: storeKind, storeID: live.storeID, sequence: await live.sequence, snapshot: generation.snapshot.id,
             places: catalog.places.count, collections: catalog.collections.count,
             photos: catalog.places.reduce(0) { $0 + $1.photos.count }, readOnly: false,
-            storeProblem: await live.storeProblem)
+            storeProblem: await live.healthProblem)
     }
 
     /// Why edits cannot be stored now, or `nil` (``CatalogEditService/storeProblem()``).
     public func storeProblem() async -> String? {
-        await live.storeProblem
+        await live.healthProblem
+    }
+
+    /// The picture of a place or collection whose picture is a stored photo, read from the store (see
+    /// ``LiveCatalog/storedPhotoBytes(atPath:)``); `nil` when it has none.
+    public func entityImage(type: String, id: String) async throws -> EntityImage? {
+        guard let path = try CatalogSearchService.picturePath(in: live.engine.catalog, type: type, id: id),
+              let bytes = try await live.storedPhotoBytes(atPath: path)
+        else { return nil }
+        return EntityImage(bytes: bytes)
     }
 
     /// The place as stored, or `nil`.
@@ -72,6 +81,9 @@ public struct LiveCatalogEditService: CatalogEditService {
     ) async throws -> EditOutcome {
         try Self.checkID(id, kind: "place")
         let definition = PlaceDefinition(id: id, fields: place.fields, photos: [])
+        // Cheap refusals first, before any photo is decoded.
+        do throws(CatalogError) { try CatalogText.checkPlace(definition, offset: 0) } catch { throw StoreError.invalidCatalog(error) }
+        if let photos { try Self.checkUploads(photos, placeID: id) }
         let made = try photos?.enumerated().map { index, upload in
             try newPhoto(upload, placeID: id, what: "photos[\(index)]")
         }
@@ -165,6 +177,23 @@ public struct LiveCatalogEditService: CatalogEditService {
             throw rejected
         } catch {
             throw APIError(.unprocessableContent, code: "bad_image", message: "\(what): \(error)")
+        }
+    }
+
+    /// Refuses more photos than a place may have, and the same bytes twice, before any is decoded.
+    static func checkUploads(_ photos: [PhotoUpload], placeID: String) throws {
+        if photos.count > CatalogText.maxPhotosPerPlace {
+            throw StoreError.invalid(reason: "place '\(placeID)' would have \(photos.count) photos; "
+                + "at most \(CatalogText.maxPhotosPerPlace) are allowed")
+        }
+        let bySize = Dictionary(grouping: photos.indices, by: { photos[$0].bytes.count })
+        for indices in bySize.values where indices.count > 1 {
+            for (offset, first) in indices.enumerated() {
+                for second in indices[(offset + 1)...] where photos[first].bytes == photos[second].bytes {
+                    throw StoreError.invalid(
+                        reason: "place '\(placeID)' lists the same photo twice (photos[\(first)] and photos[\(second)]); list each once")
+                }
+            }
         }
     }
 

@@ -10,14 +10,21 @@ package enum EditRules {
         guard precondition.holds(current: current) else { throw .preconditionFailed(type: type, id: id, current: current) }
     }
 
-    /// A photo name must be a relative path inside a catalog folder: not empty, not absolute, no `.`,
-    /// `..` or empty components (export writes the photo there).
+    /// A photo name must be a safe relative path inside a catalog folder, since export writes the photo
+    /// there: not empty, not absolute, no `.`, `..` or empty components, no backslash, no component that
+    /// starts with `~` or `-` or starts or ends with a space, and no control or bidirectional formatting
+    /// character (``CatalogText``).
     package static func checkPhotoName(_ name: String, placeID: String) throws(StoreError) {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard !name.isEmpty, !name.hasPrefix("/"), !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-              name.utf8.count <= 1024, name != Catalog.fileName
-        else {
-            throw .invalid(reason: "place '\(placeID)' has photo name '\(name)'; name it by a relative path "
+        let safe = !name.isEmpty && !name.hasPrefix("/") && name.utf8.count <= 1024 && name != Catalog.fileName
+            && !name.contains("\\") && !name.unicodeScalars.contains { CatalogText.isRefused($0) }
+            && !parts.contains { part in
+                part.isEmpty || part == "." || part == ".." || part.hasPrefix("~") || part.hasPrefix("-")
+                    || part.first?.isWhitespace == true || part.last?.isWhitespace == true || part.utf8.count > 255
+            }
+        guard safe else {
+            let shown = name.unicodeScalars.contains { CatalogText.isRefused($0) } ? "(with unprintable characters)" : "'\(name.prefix(128))'"
+            throw .invalid(reason: "place '\(placeID)' has photo name \(shown); name it by a relative path "
                 + "inside the catalog folder, such as photos/\(placeID).jpg")
         }
     }

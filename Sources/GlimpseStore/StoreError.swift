@@ -20,6 +20,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case corrupt(path: String, reason: String)
     /// The store could not be read or written.
     case io(path: String, reason: String)
+    /// The photo cache (``PhotoFolder``) cannot be written: a full disk, a read-only folder. The store
+    /// itself is sound; queries are served and the photos' bytes read from the store.
+    case photoCache(path: String, reason: String)
     /// The catalog database cannot be reached (its server is down, the network or the credentials
     /// fail); the daemon keeps answering queries from what it holds.
     case unavailable(reason: String)
@@ -50,8 +53,33 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the store \(path) is damaged (\(reason)); restore it from a backup or re-import with `glimpse catalog import --replace`"
         case let .io(path, reason):
             "cannot use the store \(path): \(reason)"
+        case let .photoCache(path, reason):
+            "cannot write the photo cache \(path): \(reason); free space or fix its permissions (the store is unaffected)"
         case let .unavailable(reason):
             "the catalog database cannot be reached (\(reason)); queries keep being answered, retry the edit later"
+        }
+    }
+
+    /// The sentence a client of the daemon is given: like ``description`` but naming no host path,
+    /// database URL, user or internal type (the daemon's log has ``description``).
+    public var publicDescription: String {
+        switch self {
+        case .notFound, .preconditionFailed, .invalid, .conflict:
+            description
+        case let .invalidCatalog(error):
+            error.publicDescription
+        case .busy:
+            "the catalog store is in use by another process; edit through the daemon that holds it"
+        case .schemaTooNew:
+            "the catalog store was written by a newer Glimpse; run a newer glimpse"
+        case .corrupt:
+            "the catalog store holds damaged data; the daemon's log names it, and `glimpse catalog check` finds it"
+        case .io:
+            "the catalog store cannot be read or written (a full disk or a permission, say); the daemon's log says why"
+        case .photoCache:
+            "the photo cache cannot be written (a full disk, say); queries are answered and pictures read from the store"
+        case .unavailable:
+            "the catalog database cannot be reached; queries keep being answered, retry the edit later"
         }
     }
 }

@@ -39,6 +39,17 @@ public struct StoredCatalog: Sendable, Equatable {
     /// The bytes a store-backed catalog's snapshot id is derived from: `"<storeID>:<sequence>"`.
     public var identity: [UInt8] { Array("\(storeID):\(sequence)".utf8) }
 
+    /// `id` read from a store's metadata, refused unless it is a store id as Glimpse makes them (a
+    /// lowercase UUID: `0-9`, `a-f` and `-`, at most 64 characters), since it names the photo cache's folder.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:reason:)``.
+    package static func checkedStoreID(_ id: String, of what: String) throws(StoreError) -> String {
+        guard (1...64).contains(id.utf8.count),
+              id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || $0 == 0x2d })
+        else { throw .corrupt(path: what, reason: "its store id is not a UUID") }
+        return id
+    }
+
     /// The validated ``Catalog`` whose photo paths point into `photoFolder`, the store's materialised
     /// photo folder (files named by ``StoredPhoto/fileName``).
     ///
@@ -110,11 +121,31 @@ public struct StoredPhoto: Sendable, Equatable {
         self.featuresKey = features == nil ? nil : featuresKey
     }
 
+    /// Whether `text` is a content address: 64 lowercase hexadecimal digits, as ``SHA256/hex(_:)`` writes.
+    /// Nothing read from a store is used as a file name before this holds.
+    public static func isContentAddress(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// `sha256` read from a store's row, refused unless it is a content address.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:reason:)`` naming the row, never the text it holds.
+    package static func checkedAddress(_ sha256: String, of what: String) throws(StoreError) -> String {
+        guard isContentAddress(sha256) else {
+            throw .corrupt(path: what, reason: "a photo's SHA-256 is not 64 hexadecimal digits")
+        }
+        return sha256
+    }
+
     /// The file name in a store's photo folder: the SHA-256 and the name's extension (`.jpg` when it has none).
     public var fileName: String { Self.fileName(sha256: sha256, name: name) }
 
     /// The file name in a store's photo folder of the photo with this content address and name.
-    public static func fileName(sha256: String, name: String) -> String { sha256 + "." + fileExtension(of: name) }
+    /// A text that is not a content address (which no row that decoded can hold) is named by its own
+    /// hash instead, so no name can leave the folder.
+    public static func fileName(sha256: String, name: String) -> String {
+        (isContentAddress(sha256) ? sha256 : "invalid-" + SHA256.hex(SHA256.hash(Array(sha256.utf8)))) + "." + fileExtension(of: name)
+    }
 
     /// The lowercase extension of `name`, `jpg` when it has none.
     static func fileExtension(of name: String) -> String {

@@ -69,7 +69,8 @@ struct PostgresRows {
     func photoRows(placeID: String) async throws -> [PhotoRow] {
         try await session.rows("SELECT sha256, name, credit FROM photos WHERE place_id = \(placeID) ORDER BY position").map { row in
             let (sha, name, credit) = try row.decode((String, String, String?).self)
-            return PhotoRow(sha256: sha, name: name, credit: try PhotoRow.credit(credit))
+            return PhotoRow(sha256: try StoredPhoto.checkedAddress(sha, of: "the photos of place '\(placeID)'"), name: name,
+                            credit: try PhotoRow.credit(credit))
         }
     }
 
@@ -92,6 +93,7 @@ struct PostgresRows {
         for row in rows {
             let (place, sha, name, credit, byteCount, blob, storedKey) =
                 try row.decode((String, String, String, String?, Int64, Data?, String?).self)
+            _ = try StoredPhoto.checkedAddress(sha, of: "the photos of place '\(place)'")
             var decoded: ImageFeatures?
             if let blob {
                 do throws(VisionError) {

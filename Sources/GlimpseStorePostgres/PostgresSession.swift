@@ -105,7 +105,9 @@ enum PostgresSchema {
             } else if found < version {
                 try await session.run("UPDATE store_meta SET value = \(String(version)) WHERE key = 'schema_version'")
             }
-            return try await session.value("SELECT value FROM store_meta WHERE key = 'store_id'", as: String.self) ?? ""
+            return try StoredCatalog.checkedStoreID(
+                try await session.value("SELECT value FROM store_meta WHERE key = 'store_id'", as: String.self) ?? "",
+                of: "the catalog database")
         }
     }
 }

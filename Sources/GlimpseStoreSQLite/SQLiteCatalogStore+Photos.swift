@@ -26,16 +26,38 @@ extension SQLiteCatalogStore {
     }
 
     /// Checks the whole store: SQLite's full integrity check, every photo's bytes against its SHA-256,
-    /// and every photo's features (present and decodable, and stored under `featuresKey` when one is given).
+    /// every photo's features (present and decodable, and stored under `featuresKey` when one is given),
+    /// every row as a daemon reads it (content addresses, text, the catalog's rules), and the photo
+    /// cache's files against the photos' hashes.
     ///
     /// - Returns: one sentence per problem found; empty when the store is sound.
     public func check(featuresKey: String?) async throws(StoreError) -> [String] {
+        var problems = try await databaseProblems(featuresKey: featuresKey)
+        do throws(StoreError) {
+            let stored = try await read(featuresKey: nil)
+            do throws(CatalogError) {
+                _ = try stored.catalog(photoFolder: photoFolder)
+            } catch {
+                problems.append("the catalog a daemon would load is refused: \(error.description)")
+            }
+            problems += PhotoFolder(path: photoFolder).problems(places: stored.places)
+        } catch {
+            problems.append("a daemon could not read the store: \(error.description)")
+        }
+        return problems
+    }
+
+    private func databaseProblems(featuresKey: String?) async throws(StoreError) -> [String] {
         try await read { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 .map { "integrity check: \($0)" }
             let rows = try Row.fetchCursor(db, sql: "SELECT sha256, bytes, byte_count, features, features_key FROM photo_contents")
             while let row = try rows.next() {
                 let sha: String = row[0]
+                guard StoredPhoto.isContentAddress(sha) else {
+                    problems.append("a photo's SHA-256 is not 64 hexadecimal digits (a damaged or forged row)")
+                    continue
+                }
                 let bytes = [UInt8](row[1] as Data)
                 if SHA256.hex(SHA256.hash(bytes)) != sha { problems.append("photo \(sha): its bytes do not match its SHA-256") }
                 if bytes.count != row[2] as Int { problems.append("photo \(sha): its recorded size is wrong") }

@@ -89,7 +89,8 @@ public final class SQLiteCatalogStore: CatalogStore {
                         return .commit
                     }
                 }
-                let id = try String.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'store_id'") ?? ""
+                let id = try StoredCatalog.checkedStoreID(
+                    try String.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'store_id'") ?? "", of: path)
                 return (id, SQLiteSchema.version)
             }
             return SQLiteCatalogStore(path: path, queue: queue, lock: lock, storeID: storeID, schemaVersion: version)

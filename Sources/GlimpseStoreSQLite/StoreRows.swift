@@ -58,7 +58,8 @@ struct StoreRows {
     func photoRows(placeID: String) throws -> [PhotoRow] {
         try Row.fetchAll(db, sql: "SELECT sha256, name, credit FROM photos WHERE place_id = ? ORDER BY position",
                          arguments: [placeID]).map { row in
-            PhotoRow(sha256: row[0], name: row[1], credit: try PhotoRow.credit(row[2]))
+            PhotoRow(sha256: try StoredPhoto.checkedAddress(row[0], of: "the photos of place '\(placeID)'"), name: row[1],
+                     credit: try PhotoRow.credit(row[2]))
         }
     }
 
@@ -83,7 +84,7 @@ struct StoreRows {
         var out: [String: [StoredPhoto]] = [:]
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
-            let sha: String = row[1]
+            let sha = try StoredPhoto.checkedAddress(row[1], of: "the photos of place '\(row[0] as String)'")
             var decoded: ImageFeatures?
             if let blob = row[5] as Data? {
                 do throws(VisionError) {

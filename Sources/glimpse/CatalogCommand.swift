@@ -76,7 +76,7 @@ struct StoreCommandFailure: Error {
     var exitCode: ExitCode {
         switch error {
         case .busy: ExitCode(75)
-        case .io, .corrupt, .unavailable: ExitCode(74)
+        case .io, .corrupt, .unavailable, .photoCache: ExitCode(74)
         case .schemaTooNew: ExitCode(65)
         default: ExitCode(1)
         }

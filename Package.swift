@@ -393,7 +393,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseEngineTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
-                                   "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
+                                   "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
+                                   .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).

@@ -24,6 +24,23 @@ extension LiveCatalog {
     ///   the state served is then unchanged.
     @discardableResult
     public func catchUp() async throws(LiveCatalogError) -> Int64 {
+        do {
+            let caughtUp = try await catchUpOnce()
+            servingProblem = nil
+            return caughtUp
+        } catch {
+            if case .store(.unavailable) = error {} else {
+                // A change the store holds but this daemon cannot load (a row that does not decode or
+                // validate): keep serving the last good state, and say so on /healthz.
+                servingProblem = "the catalog store holds a change after sequence \(sequence) that this daemon cannot "
+                    + "serve; it serves the catalog at sequence \(sequence) (its log says why, and "
+                    + "`glimpse catalog check` finds the row)"
+            }
+            throw error
+        }
+    }
+
+    private func catchUpOnce() async throws(LiveCatalogError) -> Int64 {
         let delta: CatalogDelta
         do { delta = try await store.delta(after: sequence, featuresKey: featuresKey) } catch { throw .store(error) }
         guard delta.sequence > sequence else { return sequence }

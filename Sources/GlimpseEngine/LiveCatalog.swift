@@ -28,6 +28,20 @@ public actor LiveCatalog {
     /// Why the store cannot be reached, while it cannot (edits then fail; queries are answered from the
     /// state served); `nil` when it can.
     public internal(set) var storeProblem: String?
+    /// Why the served catalog is behind the store (a stored change that could not be served), or `nil`.
+    public internal(set) var servingProblem: String?
+    /// What an operator or a client may be told is wrong, naming no host path, URL or user: the store
+    /// cannot be reached, a stored change cannot be served, or the photo cache cannot be written; `nil`
+    /// when all is well. `/healthz` says `degraded` with this reason.
+    public var healthProblem: String? {
+        if storeProblem != nil {
+            return StoreError.unavailable(reason: "").publicDescription
+        }
+        return servingProblem ?? photoCacheProblem
+    }
+    /// Why the photo cache could not be written the last time it was (a full disk, a read-only
+    /// folder), or `nil`: queries are still served, and the photos' bytes are read from the store.
+    public internal(set) var photoCacheProblem: String?
     /// Whether ``follow(poll:onEvent:)`` is running (it notices when the store is reachable again).
     var isFollowing = false
     var places: [String: StoredPlace]
@@ -61,9 +75,15 @@ public actor LiveCatalog {
         let key = models.featuresKey
         let stored: StoredCatalog
         let catalog: Catalog
+        var cacheProblem: String?
         do throws(StoreError) {
             stored = try await store.read(featuresKey: key)
-            try await photoFolder.materialize(stored.places, from: store)
+            // A photo cache that cannot be written (a full disk) does not keep the daemon from starting:
+            // queries need only the stored features, and pictures are read from the store.
+            do throws(StoreError) { try await photoFolder.materialize(stored.places, from: store) } catch {
+                guard case .photoCache = error else { throw error }
+                cacheProblem = error.publicDescription
+            }
         } catch {
             throw .store(error)
         }
@@ -95,10 +115,15 @@ public actor LiveCatalog {
         } catch {
             throw .engine(error)
         }
-        return LiveCatalog(engine: engine, store: store, photoFolder: photoFolder, featuresKey: key, stored: stored)
+        return LiveCatalog(
+            engine: engine, store: store, photoFolder: photoFolder, featuresKey: key, stored: stored, photoCacheProblem: cacheProblem)
     }
 
-    private init(engine: Engine, store: any CatalogStore, photoFolder: PhotoFolder, featuresKey: String, stored: StoredCatalog) {
+    private init(
+        engine: Engine, store: any CatalogStore, photoFolder: PhotoFolder, featuresKey: String, stored: StoredCatalog,
+        photoCacheProblem: String?
+    ) {
+        self.photoCacheProblem = photoCacheProblem
         self.engine = engine
         self.store = store
         self.photoFolder = photoFolder
@@ -127,6 +152,23 @@ public actor LiveCatalog {
     /// The label vocabulary and its revision.
     public var labels: (labels: [String], revision: Int64) { (engine.catalog.labels, labelsRevision) }
 
+    /// The bytes of the stored photo the served catalog places at `path` (a file of the photo folder),
+    /// read from the store, so that a picture sent to a client never depends on the cache (a file the
+    /// full disk kept from being written, or one changed behind the daemon's back); the cache file is
+    /// written again when it is missing. `nil` for a path that names no stored photo.
+    ///
+    /// - Throws: the store's error when the bytes cannot be read.
+    public nonisolated func storedPhotoBytes(atPath path: String) async throws(StoreError) -> [UInt8]? {
+        let prefix = photoFolder.path + "/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let file = path.dropFirst(prefix.count)
+        guard let dot = file.firstIndex(of: "."), StoredPhoto.isContentAddress(String(file[..<dot])) else { return nil }
+        let bytes = try await store.photoBytes(sha256: String(file[..<dot]))
+        // The cache is filled again when space returns; a file that still cannot be written is no error here.
+        try? photoFolder.refill(String(file), with: bytes)
+        return bytes
+    }
+
     // MARK: - Editing
 
     /// The photo `bytes` as the store takes it: decoded at the reference size with `limits`, its
@@ -152,9 +194,6 @@ public actor LiveCatalog {
     ///   ``LiveCatalogError/engine(_:)`` when the stored edit could not be served (the daemon keeps
     ///   serving the catalog before it; a restart serves the store's state).
     public func apply(_ edit: CatalogEdit) async throws(LiveCatalogError) -> Outcome {
-        // New photos' files are written first (a content-addressed cache), so that between the commit
-        // and the engine's update no file is written.
-        try? photoFolder.write(edit.newPhotos)
         // While the store is known to be unreachable, edits are refused at once rather than after a
         // connection timeout; following the store clears this as soon as it is reachable again.
         if let storeProblem, isFollowing { throw .store(.unavailable(reason: storeProblem)) }
@@ -167,6 +206,10 @@ public actor LiveCatalog {
             throw .store(error)
         }
         let committed = ContinuousClock.now
+        // New photos' files are written only now, so a refused edit leaves none behind. The folder is a
+        // cache: a file that cannot be written (a full disk) is missed until the next materialisation,
+        // and the photo's bytes stay readable from the store.
+        if applied.changed { photoCacheProblem = Self.problem(writing: { () throws(StoreError) in try photoFolder.write(edit.newPhotos) }) }
         guard applied.changed else {
             return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: nil)
         }
@@ -223,13 +266,22 @@ public actor LiveCatalog {
         labels: [String]?, labelsRevision newLabelsRevision: Int64?, sequence newSequence: Int64
     ) async throws(LiveCatalogError) -> Engine.Generation {
         // Photo files are a cache: one that cannot be written now is written at the next start.
-        _ = try? await photoFolder.materialize(changedPlaces.values.compactMap { $0 }, from: store)
+        // While the cache could not be written, every place's files are looked for again: missing ones
+        // are filled once there is space.
+        let changedRecords = changedPlaces.values.compactMap { $0 } + (photoCacheProblem == nil ? [] : Array(places.values))
+        var cacheProblem: String?
+        do throws(StoreError) { try await photoFolder.materialize(changedRecords, from: store) } catch {
+            cacheProblem = error.publicDescription
+        }
         var changes = CatalogDefinitionChanges(labels: labels)
         var features: [String: ImageFeatures] = [:]
+        // The served state changes only once the new catalog is served: a change that cannot be served
+        // leaves the daemon on the state before it.
+        var records = places
         for (id, place) in changedPlaces {
             changes.places.updateValue(place?.definition, forKey: id)
             guard let place else {
-                places[id] = nil
+                records[id] = nil
                 continue
             }
             for photo in place.photos {
@@ -237,25 +289,27 @@ public actor LiveCatalog {
                 guard let made = photo.features, photo.featuresKey == featuresKey else { continue }
                 features[Catalog.referenceKey(placeID: id, photoPath: photoFolder.file(for: photo))] = made
             }
-            places[id] = place.withoutFeatures
+            records[id] = place.withoutFeatures
         }
         for (id, collection) in changedCollections {
             changes.collections.updateValue(collection?.definition, forKey: id)
-            collections[id] = collection
         }
-        if let newLabelsRevision { labelsRevision = newLabelsRevision }
-        let folder = photoFolder, records = places
+        let folder = photoFolder, placeRecords = records
         do {
             // Only the changed places are validated and resolved again, and only their photos compared.
             let catalog = try engine.current.catalog.applying(
                 changes, identity: Array("\(storeID):\(newSequence)".utf8)
             ) { place, index in
-                let photos = records[place.id]?.photos ?? []
+                let photos = placeRecords[place.id]?.photos ?? []
                 return index < photos.count ? folder.file(for: photos[index]) : folder.path + "/" + place.photos[index].image
             }
             let generation = try engine.update(
                 to: catalog, features: features, changedPlaces: Set(changedPlaces.keys))
             sequence = newSequence
+            places = placeRecords
+            for (id, collection) in changedCollections { collections[id] = collection }
+            if let newLabelsRevision { labelsRevision = newLabelsRevision }
+            photoCacheProblem = cacheProblem
             return generation
         } catch let error as CatalogError {
             throw .engine(.catalog(error))
@@ -277,5 +331,17 @@ extension StoredPlace {
                 bare.features = nil
                 return bare
             })
+    }
+}
+
+extension LiveCatalog {
+    /// What `write` throws, as a sentence naming no path, or `nil` when it succeeds.
+    static func problem(writing write: () throws(StoreError) -> Void) -> String? {
+        do throws(StoreError) {
+            try write()
+            return nil
+        } catch {
+            return error.publicDescription
+        }
     }
 }

@@ -97,24 +97,25 @@ struct APIMiddleware: RouterMiddleware {
         case let error as LiveCatalogError:
             switch error {
             case .store(let error): return apiError(for: error)
-            case .engine(let error):
+            case .engine:
                 return APIError(
-                    .internalServerError, code: "edit_not_served",
-                    message: "the edit is stored but this daemon could not serve it (\(error)); restart the daemon, "
-                        + "which serves the store's state")
+                    .serviceUnavailable, code: "edit_not_served",
+                    message: "the edit is stored but this daemon cannot serve the store's state yet; it keeps "
+                        + "serving the catalog before it (its log and /healthz say why)")
             }
         case let error as StoreError:
+            let message = error.publicDescription
             switch error {
-            case .notFound: return .notFound("no_such_entity", error.description)
-            case .preconditionFailed: return APIError(.preconditionFailed, code: "precondition_failed", message: error.description)
-            case .invalid, .invalidCatalog: return APIError(.unprocessableContent, code: "invalid_edit", message: error.description)
-            case .conflict: return APIError(.conflict, code: "edit_conflict", message: error.description)
-            case .busy, .schemaTooNew, .corrupt, .io:
-                return APIError(.serviceUnavailable, code: "store_unavailable", message: error.description)
+            case .notFound: return .notFound("no_such_entity", message)
+            case .preconditionFailed: return APIError(.preconditionFailed, code: "precondition_failed", message: message)
+            case .invalid, .invalidCatalog: return APIError(.unprocessableContent, code: "invalid_edit", message: message)
+            case .conflict: return APIError(.conflict, code: "edit_conflict", message: message)
+            case .busy, .schemaTooNew, .corrupt, .io, .photoCache:
+                return APIError(.serviceUnavailable, code: "store_unavailable", message: message)
             case .unavailable:
                 // The database is down or unreachable: the daemon reconnects on its own.
                 return APIError(
-                    .serviceUnavailable, code: "store_unavailable", message: error.description,
+                    .serviceUnavailable, code: "store_unavailable", message: message,
                     headers: [.retryAfter: "5"])
             }
         case let error as UnknownEntityTypeError:
@@ -134,7 +135,7 @@ struct APIMiddleware: RouterMiddleware {
             }
             return APIError(error.status, code: Self.code(for: error.status), message: message)
         default:
-            return APIError(.internalServerError, code: "internal", message: "internal error: \(error)")
+            return APIError(.internalServerError, code: "internal", message: "internal error; the daemon's log says more")
         }
     }
 

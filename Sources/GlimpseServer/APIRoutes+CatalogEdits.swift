@@ -220,7 +220,7 @@ extension APIRoutes {
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch {
-            throw APIError.badRequest("bad_json", "the body is not a valid \(what) (docs/api.md): \(error)")
+            throw APIError.badRequest("bad_json", "the body is not a valid \(what) (docs/api.md): \(DecodingProblem.sentence(for: error))")
         }
     }
 

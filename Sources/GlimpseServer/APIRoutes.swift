@@ -248,8 +248,11 @@ struct APIRoutes: Sendable {
     private func entityImage(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
         let type = try context.parameters.require("type")
         let id = try context.parameters.require("id")
-        let service = self.service
-        let found = try await runQuery(on: context) { try await service.entityImage(type: type, id: id) }
+        let service = self.service, editor = self.editor
+        let found = try await runQuery(on: context) { () async throws -> EntityImage? in
+            if let stored = try await editor?.entityImage(type: type, id: id) { return stored }
+            return try await service.entityImage(type: type, id: id)
+        }
         guard let found else {
             throw APIError.notFound("no_such_image", "there is no picture for the \(type) \(id)")
         }
@@ -274,7 +277,7 @@ struct APIRoutes: Sendable {
         do {
             query = try JSONDecoder().decode(PropertyQueryJSON.self, from: Data(buffer: body))
         } catch {
-            throw APIError.badRequest("bad_json", "the query body is not a valid property query: \(error)")
+            throw APIError.badRequest("bad_json", "the query body is not a valid property query: \(DecodingProblem.sentence(for: error))")
         }
         if let limit = query.limit, limit < 1 || limit > limits.maxResultLimit {
             throw APIError.badRequest("bad_limit", "limit must be between 1 and \(limits.maxResultLimit)")

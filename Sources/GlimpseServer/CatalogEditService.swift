@@ -61,6 +61,9 @@ public protocol CatalogEditService: Sendable {
     func info() async -> CatalogInfoJSON
     /// Why edits cannot be stored now (the catalog database cannot be reached), or `nil` when they can.
     func storeProblem() async -> String?
+    /// The picture of a place or collection when the store holds it (read from the store, not a file),
+    /// or `nil` to look in the catalog's folder.
+    func entityImage(type: String, id: String) async throws -> EntityImage?
     /// The place as stored, or `nil`.
     func place(id: String) async throws -> StoredPlaceJSON?
     /// The collection as stored, or `nil`.

@@ -67,16 +67,32 @@ public final class CatalogSearchService: SearchService {
     /// The picture of a place or collection, read from the catalog's folder. Pictures larger than
     /// 64 MiB are not served.
     public func entityImage(type: String, id: String) async throws -> EntityImage? {
+        switch try Self.pictureSource(in: catalog, type: type, id: id) {
+        case .data(let bytes)?: return EntityImage(bytes: bytes)
+        case .file(let path)?: return Self.readPicture(path)
+        case .named?, nil: return nil
+        }
+    }
+
+    /// The file the picture of the place or collection `id` of `type` is read from, or `nil` when it has
+    /// none or its picture is not a file.
+    ///
+    /// - Throws: ``UnknownEntityTypeError`` for a type that is neither.
+    static func picturePath(in catalog: Catalog, type: String, id: String) throws -> String? {
+        guard case .file(let path)? = try pictureSource(in: catalog, type: type, id: id) else { return nil }
+        return path
+    }
+
+    /// Where the picture of the place or collection `id` of `type` comes from in `catalog`, or `nil`.
+    ///
+    /// - Throws: ``UnknownEntityTypeError`` for a type that is neither.
+    static func pictureSource(in catalog: Catalog, type: String, id: String) throws -> DisplayRepresentation.Image.Source? {
         let display: DisplayRepresentation?
         switch try CatalogEntityType(named: type) {
         case .place: display = catalog.place(id: id)?.displayRepresentation
         case .collection: display = catalog.collection(id: id)?.displayRepresentation
         }
-        switch display?.image?.source {
-        case .data(let bytes)?: return EntityImage(bytes: bytes)
-        case .file(let path)?: return Self.readPicture(path)
-        case .named?, nil: return nil
-        }
+        return display?.image?.source
     }
 
     private static func readPicture(_ path: String) -> EntityImage? {

@@ -29,7 +29,8 @@ extension RequestGuardState {
                     self = .malformed(Self.describe(parserError))
                 }
             case let conversionError as HTTP1TypeConversionError:
-                self = .malformed("\(conversionError)")
+                _ = conversionError
+                self = .malformed("a request head that does not convert to HTTP (a bad method, path or header field)")
             default:
                 return nil
             }
@@ -55,7 +56,7 @@ extension RequestGuardState {
             case .invalidVersion: "a bad HTTP version"
             case .invalidHeaderToken, .invalidConstant: "a malformed request line or header field"
             case .invalidChunkSize: "a bad chunk size"
-            default: "\(error)"
+            default: "a request that is not valid HTTP/1.1"
             }
         }
     }

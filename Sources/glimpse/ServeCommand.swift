@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GlimpseCatalog
 import GlimpseEngine
+import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseStore
 import GlimpseStoreSQLite
@@ -237,6 +238,18 @@ struct ServeCommand: AsyncParsableCommand {
         let models: EngineModels
         do { models = try EngineModels.load(configuration) } catch {
             throw fail(error, status: error.isMissingFile ? 66 : 65)
+        }
+        // A daemon that found no model says so loudly: it matches on keypoints alone, labels nothing
+        // without a matched place, and stores its edits' features under another key than one with them.
+        if configuration.featurePrintModel == .automatic, models.featurePrinter == nil {
+            logger.warning(
+                "no feature-print model found: matching runs on keypoints alone and edits store features without prints; name one with --featureprint-model FILE or \(FeaturePrintModel.environmentVariable), or run from a folder holding \(FeaturePrintModel.conventionalPath)",
+                metadata: ["catalog": "\(engine.catalog)"])
+        }
+        if configuration.labelModel == .automatic, models.labeler == nil {
+            logger.warning(
+                "no label model found: answers carry labels only from matched places; name one with --label-model FILE",
+                metadata: ["catalog": "\(engine.catalog)"])
         }
         if store == nil || FileManager.default.fileExists(atPath: engine.catalog + "/" + Catalog.fileName) {
             do {

@@ -3,35 +3,9 @@ import GlimpseImage
 import GlimpseServer
 import GlimpseWire
 import Synchronization
+import GlimpseTestSupport
 import Testing
 import GlimpseClient
-
-/// The real catalog service, except that the first picture search waits until the test lets it go
-/// and every picture search is counted.
-private final class HeldSearchService: ForwardingSearchService {
-    let real: CatalogSearchService
-    private let searches = Atomic(0)
-    private let released = Atomic(false)
-
-    init(real: CatalogSearchService) { self.real = real }
-
-    /// Picture searches started so far.
-    var searchCount: Int { searches.load(ordering: .acquiring) }
-
-    /// Lets the held search finish.
-    func release() { released.store(true, ordering: .releasing) }
-
-    func search(image: PixelBuffer, labels: [String], limit: Int) async throws -> QueryResponseJSON {
-        if searches.add(1, ordering: .acquiringAndReleasing).newValue == 1 {
-            // Blocks its query thread, as a long CPU-bound query does (an `await` would free the thread).
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !released.load(ordering: .acquiring) && ContinuousClock.now < deadline {
-                usleep(5_000)
-            }
-        }
-        return try await real.search(image: image, labels: labels, limit: limit)
-    }
-}
 
 /// A query whose client leaves while it waits for a query thread is never run.
 @Suite("Abandoned queries", .serialized)
@@ -41,7 +15,7 @@ struct AbandonedQueryTests {
             // Admitted behind the held query, then its client leaves.
             let second = try RawConnection(path: daemon.socketPath)
             #expect(second.send(request))
-            try await waitUntil { await inFlight(daemon) == 2 }
+            try await poll("the second query queued") { await inFlight(daemon) == 2 }
             second.close()
         }
     }
@@ -72,7 +46,7 @@ struct AbandonedQueryTests {
 
         let first = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(90))
         #expect(first.send(request))
-        try await waitUntil { service.searchCount == 1 }
+        try await poll("the held search to start") { service.searchCount == 1 }
         try await leave(daemon, request)
         // A close reaches the daemon's event loop at once on a local socket; give it ample time.
         try await Task.sleep(for: .seconds(1))
@@ -81,7 +55,7 @@ struct AbandonedQueryTests {
         service.release()
         let answer = await offThread { first.readResponse() }
         #expect(answer?.status == 200)
-        try await waitUntil { await inFlight(daemon) == 0 }
+        try await poll("no query in flight") { await inFlight(daemon) == 0 }
         #expect(service.searchCount == 1)
         first.close()
         try await daemon.stop()
@@ -90,17 +64,5 @@ struct AbandonedQueryTests {
     /// The daemon's count of queries running or waiting, or `nil` when it cannot be read.
     private func inFlight(_ daemon: RunningDaemon) async -> Int? {
         try? await daemon.client.withConnection { try await $0.health() }.queriesInFlight
-    }
-
-    /// Polls `condition` every 10 ms for up to 30 s.
-    private func waitUntil(_ condition: @Sendable () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("condition not reached within 30 s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }

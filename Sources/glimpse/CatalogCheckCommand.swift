@@ -16,7 +16,8 @@ struct CatalogCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = try store.openFile(mode: .read)
-        let key = try PhotoExtraction(featurePrint: featurePrint).key
+        // The model beside the catalog folder is found as every command finds it, from any directory.
+        let key = try PhotoExtraction(featurePrint: featurePrint, catalogDirectory: store.catalog).key
         let problems = try await StoreCommandFailure.run { () async throws(StoreError) in
             try await source.check(featuresKey: key)
         }

@@ -75,7 +75,7 @@ struct CatalogEditOptions: ParsableArguments {
     /// How the features of new photos are made (loads the feature-print model once); through a socket
     /// the daemon makes them, so nothing is loaded.
     func extraction() throws -> PhotoExtraction {
-        socket == nil ? try PhotoExtraction(featurePrint: featurePrint) : .byTheDaemon
+        socket == nil ? try PhotoExtraction(featurePrint: featurePrint, catalogDirectory: store.catalog) : .byTheDaemon
     }
 
     /// Reads the photo at `path` and extracts its features as the engine does for references, with the

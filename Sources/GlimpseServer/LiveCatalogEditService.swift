@@ -163,6 +163,14 @@ public struct LiveCatalogEditService: CatalogEditService {
 
     /// Decodes and extracts an uploaded photo, naming it `photos/<place>-<hash>.<jpg|png>` unless named.
     private func newPhoto(_ upload: PhotoUpload, placeID: String, what: String) throws -> NewPhoto {
+        do throws(APIError) {
+            // As on the query route: a JPEG declaring a side over the limit is 413, before decoding.
+            try APIRoutes.checkDeclaredJPEGSize(upload.bytes, limits: limits)
+        } catch {
+            var refused = error
+            refused.message = "\(what): " + refused.message
+            throw refused
+        }
         do {
             var photo = try live.newPhoto(
                 bytes: upload.bytes, name: upload.name ?? "", credit: upload.credit, limits: limits)

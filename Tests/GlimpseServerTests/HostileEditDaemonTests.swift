@@ -42,6 +42,15 @@ struct HostileEditDaemonTests {
             json: PlaceEditJSON(name: "Bad name", kind: "landmark", labels: [], collections: [], photos: [photoName]),
             in: directory)
         #expect(badName.status == 422, "\(Self.message(badName.body))")
+        // A JPEG declaring 65,535 × 1 pixels is 413 on an edit route as on the query route, before decoding.
+        let hugeJPEG: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0xFF, 0xFF, 0x00, 0x01, 0x03,
+                                 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9]
+        let huge = try await Live.send(
+            socket, "PUT", "/v1/places/huge",
+            json: PlaceEditJSON(name: "Huge", kind: "landmark", labels: [], collections: [],
+                                photos: [PhotoUploadJSON(data: Data(hugeJPEG).base64EncodedString())]),
+            in: directory)
+        #expect(huge.status == 413 && Live.code(huge.body) == "image_too_large", "\(Self.message(huge.body))")
         // A refused edit leaves no photo in the store's folder.
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: photosFolder)) == filesBefore)
 

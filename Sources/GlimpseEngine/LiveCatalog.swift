@@ -28,6 +28,9 @@ public actor LiveCatalog {
     /// Why the store cannot be reached, while it cannot (edits then fail; queries are answered from the
     /// state served); `nil` when it can.
     public internal(set) var storeProblem: String?
+    /// How many stored photos had no features under this engine's key when the catalog opened (stored
+    /// with another feature-print model or other settings, or never) and were extracted again.
+    public nonisolated let photosExtractedAtOpen: Int
     /// Why the served catalog is behind the store (a stored change that could not be served), or `nil`.
     public internal(set) var servingProblem: String?
     /// What an operator or a client may be told is wrong, naming no host path, URL or user: the store
@@ -116,14 +119,16 @@ public actor LiveCatalog {
             throw .engine(error)
         }
         return LiveCatalog(
-            engine: engine, store: store, photoFolder: photoFolder, featuresKey: key, stored: stored, photoCacheProblem: cacheProblem)
+            engine: engine, store: store, photoFolder: photoFolder, featuresKey: key, stored: stored, photoCacheProblem: cacheProblem,
+            photosExtractedAtOpen: configuration.matchesPictures ? missing.count : 0)
     }
 
     private init(
         engine: Engine, store: any CatalogStore, photoFolder: PhotoFolder, featuresKey: String, stored: StoredCatalog,
-        photoCacheProblem: String?
+        photoCacheProblem: String?, photosExtractedAtOpen: Int
     ) {
         self.photoCacheProblem = photoCacheProblem
+        self.photosExtractedAtOpen = photosExtractedAtOpen
         self.engine = engine
         self.store = store
         self.photoFolder = photoFolder

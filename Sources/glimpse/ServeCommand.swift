@@ -282,6 +282,11 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             let live = try await LiveCatalog.open(
                 store: opened.store, photoFolder: opened.photoFolder, configuration: configuration, models: models)
+            if live.photosExtractedAtOpen > 0 {
+                logger.notice(
+                    "photos stored without features for this daemon's feature-print model and settings were extracted again and stored",
+                    metadata: ["photos": "\(live.photosExtractedAtOpen)", "features_key": "\(live.featuresKey)"])
+            }
             return (live, location)
         } catch {
             switch error {

@@ -39,6 +39,12 @@ public final class SQLiteCatalogStore: CatalogStore {
     ///   when the integrity check fails, ``StoreError/io(path:reason:)`` otherwise.
     public static func open(path: String, create: Bool = false, mode: Mode = .write) throws(StoreError) -> SQLiteCatalogStore {
         let exists = FileManager.default.fileExists(atPath: path)
+        // SQLite would take an empty file for a new database, and a daemon would fill it again from its
+        // catalog folder: a store that was truncated to nothing is refused, never silently refilled.
+        if exists, AtomicFile.size(of: path) == 0 {
+            throw .corrupt(path: path, reason: "the file is empty (0 bytes), which a store never is; restore it from a "
+                + "backup, or remove the file to start a new store")
+        }
         if !exists {
             guard create, mode == .write else {
                 throw .io(path: path, reason: "there is no store there; create one with `glimpse catalog import FOLDER --store \(path)`")

@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseFiles
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseTestSupport
@@ -112,6 +113,17 @@ import Testing
         #expect(throws: StoreError.corrupt(path: folder.file("catalog.sqlite"), reason: "its store id is not a UUID")) {
             try SQLiteCatalogStore.open(path: folder.file("catalog.sqlite"), mode: .read)
         }
+    }
+
+    @Test func anEmptyStoreFileIsRefusedNotRefilled() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("catalog.sqlite")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        #expect { try SQLiteCatalogStore.open(path: path, create: true) } throws: { error in
+            guard case .corrupt(_, let reason)? = error as? StoreError else { return false }
+            return reason.contains("empty")
+        }
+        #expect(AtomicFile.size(of: path) == 0)
     }
 
     @Test func thePhotoCacheIsWrittenOnlyWithThePhotosBytesAndCheckedAgainstThem() async throws {

@@ -396,7 +396,7 @@ let package = Package(
                                    "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
                                    .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseFiles", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).
         .testTarget(name: "GlimpseFuzzCorpusTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex",

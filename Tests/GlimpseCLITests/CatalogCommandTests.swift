@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseFiles
 import GlimpseTestSupport
 import Testing
 
@@ -45,15 +46,14 @@ struct CatalogCommandTests {
         let checked = try glimpse(["catalog", "check", "--store", store, "--no-featureprint"])
         #expect(checked.status == 0, "\(checked.err)")
 
-        // While another process holds the writer's lock, an edit fails at once.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [store + ".lock", "sleep", "5"]
-        try holder.run()
-        defer { holder.terminate() }
-        Thread.sleep(forTimeInterval: 0.5)
-        let busy = try glimpse(["catalog", "delete-place", "lake"] + common)
-        #expect(busy.status == 75 && busy.err.contains("in use by a running daemon") && busy.err.contains("--socket"), "\(busy)")
+        // While another process (this one) holds the writer's lock, an edit fails at once. The lock is
+        // taken before the edit starts, so nothing depends on how fast the machine is.
+        do {
+            let held = try FileLock.acquire(store + ".lock")
+            let busy = try glimpse(["catalog", "delete-place", "lake"] + common)
+            #expect(busy.status == 75 && busy.err.contains("in use by a running daemon") && busy.err.contains("--socket"), "\(busy)")
+            withExtendedLifetime(held) {}
+        }
 
         let out = folder.file("out")
         let exported = try glimpse(["catalog", "export", out, "--store", store])

@@ -296,11 +296,76 @@ def attack_shutdown(args):
     }))
 
 
+def request(path, method, target, body=None, headers=None):
+    """One request on a new connection: (status, headers, body bytes)."""
+    connection = UnixHTTPConnection(path)
+    connection.request(method, target, body=body, headers=headers or {})
+    response = connection.getresponse()
+    payload = response.read()
+    connection.close()
+    return response.status, dict(response.getheaders()), payload
+
+
+def attack_edits(args):
+    """Hostile catalog edits: text a store would not keep as validated, photo names that escape a
+    folder, an unbounded label list, and refused edits carrying large photos. Every answer is checked
+    for the daemon's host paths; the photo folder is counted before and after."""
+    import base64
+    folder = args.store_folder
+    photos = os.path.join(folder, "catalog.sqlite.photos")
+    before = set(os.listdir(photos)) if os.path.isdir(photos) else set()
+    with open("Images/photos/040-eiffel-tower.jpg", "rb") as f:
+        jpeg = base64.b64encode(f.read()).decode()
+
+    def place(name="Hostile", labels=(), photo_name="photos/hostile.jpg", data=jpeg):
+        return {"name": name, "kind": "landmark", "labels": list(labels), "collections": [],
+                "photos": [{"data": data, "name": photo_name}]}
+
+    cases = [
+        ("PUT", "/v1/collections/nul", {"name": "\u0000", "summary": "x"}),
+        ("PUT", "/v1/places/nul-name", place(name="\u0000")),
+        ("PUT", "/v1/labels", {"labels": ["sky", "sky\u0000x"]}),
+        ("PUT", "/v1/places/many-labels", place(labels=["sky"] * 100_000)),
+        ("PUT", "/v1/places/repeated-labels", place(labels=["sky", "sky"])),
+    ] + [("PUT", f"/v1/places/bad-name-{i}", place(photo_name=name)) for i, name in enumerate(
+        ["photos/new\nline.jpg", "photos/\u202egpj.exe", "photos\\a.jpg", "~/a.jpg", "photos/ ", "../../a.jpg"])]
+    statuses, leaks = {}, []
+    for method, target, body in cases:
+        status, _, payload = request(args.socket, method, target, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
+        if folder.encode() in payload or b"postgres://" in payload:
+            leaks.append(target)
+    # Refused edits with photos: an If-Match that cannot hold, 30 times a 5 MB photo.
+    big = base64.b64encode(os.urandom(5_000_000)).decode()
+    refused_412 = 0
+    for i in range(30):
+        status, _, payload = request(args.socket, "PUT", "/v1/places/eiffel-tower",
+                                     json.dumps(place(data=jpeg if i % 2 else big, photo_name=f"photos/race-{i}.jpg")).encode(),
+                                     {"Content-Type": "application/json", "If-Match": '"999999"'})
+        refused_412 += status in (412, 415, 422)
+    after = set(os.listdir(photos)) if os.path.isdir(photos) else set()
+    # After all that, a normal edit applies and the daemon says it is well.
+    normal, _, payload = request(args.socket, "PUT", "/v1/places/after-the-attack",
+                                 json.dumps(place(name="After the attack", labels=["sky"])).encode(),
+                                 {"Content-Type": "application/json"})
+    for target in ("/healthz", "/v1/catalog"):
+        _, _, payload = request(args.socket, "GET", target)
+        if folder.encode() in payload or b"postgres://" in payload:
+            leaks.append(target)
+    print(json.dumps({
+        "attack": "edits", "hostile_edits": len(cases), "statuses": statuses,
+        "refused_with_photos": refused_412, "orphan_photos": len(after - before - {f for f in after if f.startswith(".")}),
+        "normal_edit_after": normal, "answers_with_host_paths": leaks,
+    }))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("socket")
     parser.add_argument("pid", type=int)
-    parser.add_argument("attack", choices=["uploads", "slowloris", "early", "shutdown"])
+    parser.add_argument("attack", choices=["uploads", "slowloris", "early", "shutdown", "edits"])
+    parser.add_argument("--store-folder", default="")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--size", type=int, default=30_000_000)
     parser.add_argument("--picture", default="Images/photos/001-wooden-jetty-on-a-calm-lake.jpg")
@@ -312,7 +377,7 @@ def main():
     if args.count > 1000 or args.duration > 1800 or args.size > 64_000_000:
         sys.exit("abuse.py: --count ≤ 1000, --duration ≤ 1800, --size ≤ 64000000")
     {"uploads": attack_uploads, "slowloris": attack_slowloris, "early": attack_early,
-     "shutdown": attack_shutdown}[args.attack](args)
+     "shutdown": attack_shutdown, "edits": attack_edits}[args.attack](args)
 
 
 if __name__ == "__main__":

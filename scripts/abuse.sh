@@ -7,14 +7,18 @@
 #   ./scripts/abuse.sh uploads early   # some of them: uploads, slowloris, early, shutdown
 #   DURATION=20 ./scripts/abuse.sh slowloris
 #
+#   ./scripts/abuse.sh edits          # hostile catalog edits (issue: Hardening II)
+#
 # Bars: uploads: peak RSS <= 1 GB, every upload answered, no 503 after a complete upload;
 # slowloris: every /healthz and catalog search answered in < 1 s; early: 400 and closed in < 1 s;
-# shutdown: 40 answers, none empty, every 503 with Retry-After.
+# shutdown: 40 answers, none empty, every 503 with Retry-After; edits: every hostile edit 4xx, 0 orphan
+# photos after 30 refused edits with photos, the next normal edit 201, no answer naming a host path, and
+# the daemon restarts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 attacks=("$@")
-[ ${#attacks[@]} -eq 0 ] && attacks=(uploads slowloris early shutdown)
+[ ${#attacks[@]} -eq 0 ] && attacks=(uploads slowloris early shutdown edits)
 duration="${DURATION:-100}"
 
 swift build -c release --product glimpse >/dev/null
@@ -73,8 +77,16 @@ EOF
         wait "$pid" && echo "{\"attack\": \"shutdown\", \"exit_status\": 0}" || echo "{\"attack\": \"shutdown\", \"exit_status\": $?}"
         pid=""
         ;;
+    edits)
+        start_daemon
+        python3 scripts/abuse.py "$sock" "$pid" edits --store-folder "$workdir"
+        stop_daemon
+        start_daemon
+        echo "{\"attack\": \"edits\", \"restarted\": true}"
+        stop_daemon
+        ;;
     *)
-        echo "unknown attack $attack (uploads, slowloris, early, shutdown)" >&2
+        echo "unknown attack $attack (uploads, slowloris, early, shutdown, edits)" >&2
         exit 64
         ;;
     esac

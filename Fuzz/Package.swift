@@ -49,6 +49,8 @@ let package = Package(
         fuzzTarget("catalog", ["CatalogFuzzSupport", glimpse("GlimpseCatalog"), glimpse("GlimpseIntents"), glimpse("GlimpseWire")]),
         fuzzTarget("entity-query", ["CatalogFuzzSupport", glimpse("GlimpseCatalog"), glimpse("GlimpseIntents"),
                                     glimpse("GlimpseWire")]),
+        fuzzTarget("edit-json", [glimpse("GlimpseCatalog"), glimpse("GlimpseStore"), glimpse("GlimpseStoreSQLite"),
+                                 glimpse("GlimpseVision"), glimpse("GlimpseWire")]),
         fuzzTarget("label-model", [glimpse("GlimpseLabels"), glimpse("GlimpseFiles")]),
         fuzzTarget("feature-cache", [glimpse("GlimpseVision")]),
         fuzzTarget("index-file", [glimpse("GlimpseIndex"), glimpse("GlimpseFiles")]),

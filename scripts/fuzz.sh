@@ -13,6 +13,7 @@
 #   cursor               continuation cursors, forged and signed, to VisualSearchQuery.page(after:)
 #   catalog              catalog.json contents to Catalog(json:), then searches over the catalog
 #   entity-query         property-query bodies and search text of the daemon's entity routes
+#   edit-json            catalog edit bodies (place, collection, labels) to a real SQLite store, reloaded after each
 #   label-model          label model files (GLMLABEL) to LabelModel.decode, then labelling
 #   feature-cache        feature caches (GLVFEAT1) to FeatureCache.decode, then a VisualMatcher
 #   index-file           index files (GLMPSIDX) to IndexFile.decode, then a search
@@ -27,13 +28,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/common.sh
 
-targets=(jpeg png cursor catalog entity-query label-model feature-cache index-file featureprint-model http)
+targets=(jpeg png cursor catalog entity-query edit-json label-model feature-cache index-file featureprint-model http)
 
 # The largest input each target is given: a little over its largest seed.
 max_len() {
     case "$1" in
         cursor) echo 512 ;;
-        entity-query) echo 2048 ;;
+        entity-query | edit-json) echo 2048 ;;
         index-file | http) echo 4096 ;;
         catalog | feature-cache | featureprint-model) echo 8192 ;;
         jpeg | png) echo 16384 ;;

@@ -97,4 +97,17 @@ struct FuzzCorpusTests {
             }
         }
     }
+
+    @Test("the edit-json seeds are edit bodies after their id byte (hand-written: Fuzz/Corpus/edit-json)")
+    func editBodies() throws {
+        let seeds = try Self.seeds("edit-json")
+        #expect(seeds.count >= 5)
+        for seed in seeds {
+            let body = Data(seed.bytes.dropFirst())
+            let decoded = (try? JSONDecoder().decode(PlaceEditJSON.self, from: body)) != nil
+                || (try? JSONDecoder().decode(CollectionEditJSON.self, from: body)) != nil
+                || (try? JSONDecoder().decode(LabelsJSON.self, from: body)) != nil
+            #expect(decoded, "edit-json/\(seed.name) is no place, collection or label vocabulary body")
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 public import GlimpseCatalog
 public import GlimpseEngine
+import GlimpseFiles
 public import GlimpseImage
 import GlimpseIntents
 public import GlimpseWire
@@ -95,12 +96,11 @@ public final class CatalogSearchService: SearchService {
         return display?.image?.source
     }
 
+    /// The picture file at `path`, read by the package's one whole-file rule (a regular file only: a
+    /// FIFO put in a catalog folder would otherwise hold a query thread forever), or `nil`.
     private static func readPicture(_ path: String) -> EntityImage? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = attributes[.size] as? Int, size <= 64 << 20,
-            let data = FileManager.default.contents(atPath: path)
-        else { return nil }
-        return EntityImage(bytes: Array(data))
+        guard let bytes = try? AtomicFile.readAll(path, maxBytes: 64 << 20) else { return nil }
+        return EntityImage(bytes: bytes)
     }
 
     /// Places and collections whose text matches, best first (places before collections on a tie).

@@ -135,7 +135,10 @@ struct VisualSearchTests {
 
     @Test func derivedLabelsAreUsedWhenNoneAreGiven() async throws {
         let labeler = FixedLabeler(labels: [ScoredLabel(label: "flower", score: 0.9), ScoredLabel(label: "plant", score: 0.3)])
-        let page = try await Self.query(labeler: labeler).search(SemanticContentDescriptor(pixelBuffer: try tinyPicture()))
+        // Nothing is accepted, so the collections the labels fit are suggestions, listed on request.
+        let input = SemanticContentDescriptor(pixelBuffer: try tinyPicture())
+        #expect(try await Self.query(labeler: labeler).search(input).items.isEmpty)
+        let page = try await Self.query(labeler: labeler).search(input, minimumScore: 0)
         #expect(page.labelSource == .derived)
         #expect(page.labels == [ScoredLabel(label: "flower", score: 0.9), ScoredLabel(label: "plant", score: 0.3)])
         #expect(page.results.first?.entityIdentifierString == "flowers")

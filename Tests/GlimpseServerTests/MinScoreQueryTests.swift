@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseClient
 import GlimpseImage
 import GlimpseTestSupport
 import GlimpseWire
@@ -41,7 +42,8 @@ struct MinScoreQueryTests {
         }
         // Places ranked best first; the client sends the same parameter.
         #expect(zip(places, places.dropFirst()).allSatisfy { $0.score >= $1.score })
-        let viaClient = try await daemon.client.query(image: try Self.nothing().pngData(), minimumScore: 0)
+        let bytes = try Self.nothing().pngData()
+        let viaClient = try await daemon.client.withConnection { try await $0.query(image: bytes, minimumScore: 0) }
         #expect(viaClient.results.contains { $0.type == "place" })
 
         let bad = try #require(await curl(daemon.socketPath, post + ["http://g/v1/query?min_score=2"]))

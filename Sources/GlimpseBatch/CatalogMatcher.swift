@@ -13,20 +13,24 @@ import GlimpseLabels
 public struct CatalogMatcher: ImageMatching, StagedQuerying {
     /// The pipeline pictures are matched with.
     public let engine: Engine
+    /// The least score a result needs to be kept (`nil`: the accept line, so only what is accepted).
+    public let minimumScore: Double?
 
     /// The catalog matched against.
     public var catalog: Catalog { engine.catalog }
 
-    /// Matches with `engine`.
-    public init(engine: Engine) {
+    /// Matches with `engine`, keeping results down to `minimumScore`.
+    public init(engine: Engine, minimumScore: Double? = nil) {
         self.engine = engine
+        self.minimumScore = minimumScore
     }
 
     /// Matches one encoded picture.
     public func match(bytes: [UInt8], path: String, limit: Int) async throws(BatchError) -> MatchOutcome {
         let image = try decode(bytes, path: path)
         do {
-            return outcome(try await engine.search(SemanticContentDescriptor(pixelBuffer: image), limit: limit))
+            return outcome(try await engine.search(
+                SemanticContentDescriptor(pixelBuffer: image), limit: limit, region: nil, minimumScore: minimumScore))
         } catch {
             throw .matchFailed(path: path, reason: "\(error)")
         }
@@ -40,7 +44,8 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         let decoded = clock.now
         let page: VisualSearchPage
         do {
-            page = try await engine.search(SemanticContentDescriptor(pixelBuffer: image), limit: limit)
+            page = try await engine.search(
+                SemanticContentDescriptor(pixelBuffer: image), limit: limit, region: nil, minimumScore: minimumScore)
         } catch {
             throw .matchFailed(path: path, reason: "\(error)")
         }
@@ -74,7 +79,7 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
     }
 
     /// The record fields of a search page: a place is the accepted match when the page's evidence
-    /// says it matched itself.
+    /// says it matched itself and is over the line (below it, with `minimumScore`, it is a suggestion).
     private func outcome(_ page: VisualSearchPage) -> MatchOutcome {
         var results: [RankedEntity] = []
         var best: RankedEntity?
@@ -83,7 +88,9 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
             let ranked = RankedEntity(
                 type: item.result.typeName, id: id, title: item.result.displayRepresentation.title, score: item.score,
                 reason: item.reason.description)
-            if best == nil, case .place = item.result, item.reason.matchedPlaceID == id { best = ranked }
+            if best == nil, item.reason.accepted, case .place = item.result, item.reason.matchedPlaceID == id {
+                best = ranked
+            }
             results.append(ranked)
         }
         let labels = page.labels.map { MatchLabel(name: $0.label, confidence: $0.score) }

@@ -26,7 +26,8 @@ extension VisualMatcher: PlaceMatching {
             PlaceMatchCandidate(
                 placeID: candidate.referenceID, score: candidate.confidence,
                 accepted: candidate.referenceID == report.accepted?.referenceID || regions[candidate.referenceID] != nil,
-                inliers: candidate.verified ? candidate.inliers : nil, region: regions[candidate.referenceID])
+                inliers: candidate.verified ? candidate.inliers : nil, region: regions[candidate.referenceID],
+                similarity: candidate.similarity, margin: candidate.margin)
         }
         var timings: [String: Duration] = [
             "features": report.timings.features,
@@ -70,16 +71,18 @@ extension Catalog {
     ///   - featureCache: the feature cache file, or `nil` for none.
     ///   - printer: computes feature prints, the matcher's second signal (kept in the cache with the
     ///     keypoints); `nil` matches on keypoints alone.
+    ///   - nullPrints: prints of photos of no catalog place made by `printer`'s network; with them the
+    ///     matcher accepts a place on its print alone beyond where they land (``PrintCalibration``).
     ///   - syntheticReferences: references added after the real ones (``SyntheticReferences``), which
     ///     crowd the shortlist but never verify: for measuring matching at a larger catalog size.
     /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode.
     public func makeVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
-        printer: (any FeaturePrinting)? = nil, syntheticReferences: Int = 0
+        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0
     ) async throws(CatalogError) -> VisualMatcher {
         try await buildVisualMatcher(
             configuration: configuration, placeIDs: placeIDs, featureCache: featureCache, printer: printer,
-            syntheticReferences: syntheticReferences
+            nullPrints: nullPrints, syntheticReferences: syntheticReferences
         ).matcher
     }
 
@@ -88,7 +91,7 @@ extension Catalog {
     /// written, why.
     public func buildVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
-        printer: (any FeaturePrinting)? = nil, syntheticReferences: Int = 0
+        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0
     ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
@@ -119,7 +122,8 @@ extension Catalog {
                 MatcherReference(id: $0.id, key: $0.id, features: $0.features)
             }
             let matcher = VisualMatcher(
-                keyedReferences: references + synthetic, configuration: configuration, printer: printer)
+                keyedReferences: references + synthetic, configuration: configuration, printer: printer,
+                nullPrints: nullPrints)
             return (matcher, result.source, result.cacheProblem)
         case .failure(.referencePhoto(let path, let reason)):
             let placeID = places.first { $0.photos.contains { $0.path == path } }?.id ?? ""

@@ -20,6 +20,10 @@ struct VisualSearchEvidence: Sendable, Hashable {
         var inliers: Int?
         /// Where the place lies in the query picture, for an accepted match that reports it.
         var region: Region? = nil
+        /// The print similarity, in units of 1/10000, when prints were compared.
+        var similarity: Int? = nil
+        /// The print margin over the next place, in units of 1/10000 (may be negative), when prints were compared.
+        var margin: Int? = nil
     }
 
     /// A region of the query picture (``ImageRegion``), each value in units of 1/10000.
@@ -58,10 +62,20 @@ struct VisualSearchEvidence: Sendable, Hashable {
     var matches: [Match]
     /// The smallest label fit that admits a collection without a matched member, in units of 1/10000.
     var minimumLabelFit: Int
+    /// The least score a result needs to be listed, in units of 1/10000 (``acceptLine`` lists what is
+    /// accepted, 0 every candidate and suggestion too).
+    var minimumScore: Int = VisualSearchEvidence.acceptLine
 
     static let scale = 10_000.0
+    /// The accept line, 0.5, in units of 1/10000: results at or above it are accepted, below it suggestions.
+    static let acceptLine = 5_000
+    /// The highest score a result below the line can have.
+    static let belowLine = 4_999
 
     static func quantise(_ value: Double) -> Int { Int((min(max(value, 0), 1) * scale).rounded()) }
+
+    /// `value` in −1…1, in units of 1/10000.
+    static func quantiseSigned(_ value: Double) -> Int { Int((min(max(value, -1), 1) * scale).rounded()) }
 }
 
 /// Turns a cursor into bytes and back, signed with HMAC-SHA-256 (truncated to 16 bytes).
@@ -69,10 +83,12 @@ struct VisualSearchEvidence: Sendable, Hashable {
 /// Layout: version (1) · snapshot id (8) · offset (4) · minimum label fit (2) · label source (1) ·
 /// label count (1) · labels (offset 2, weight 2) · match count (1) · matches (place 2, score 2,
 /// accepted 1, inliers 4 with `UInt32.max` for none, then in version 2 a region flag 1 and, when it is
-/// 1, the region's x, y, width and height, 2 each) · tag (16). Big-endian; base64url without padding.
-/// Version 1 cursors (no regions) still decode.
+/// 1, the region's x, y, width and height, 2 each, then in version 3 the print similarity 2 with
+/// `UInt16.max` for none and the margin as a signed 2 with `Int16.min` for none) · in version 3 the
+/// minimum score 2 · tag (16). Big-endian; base64url without padding. Version 1 and 2 cursors still
+/// decode (minimum score: the accept line).
 enum VisualSearchCursorCodec {
-    static let version: UInt8 = 2
+    static let version: UInt8 = 3
     static let tagLength = 16
     /// The largest weight, score or fit: 1 in units of 1/10000.
     static let maximumQuantity = UInt16(VisualSearchEvidence.scale)
@@ -109,7 +125,10 @@ enum VisualSearchCursorCodec {
             } else {
                 writer.append(UInt8(0))
             }
+            writer.append(bigEndian: match.similarity.map { UInt16(clamping: $0) } ?? .max)
+            writer.append(bigEndian: UInt16(bitPattern: match.margin.map { Int16(clamping: $0) } ?? .min))
         }
+        writer.append(bigEndian: UInt16(clamping: contents.evidence.minimumScore))
         return sign(writer.bytes, key: key)
     }
 
@@ -133,7 +152,7 @@ enum VisualSearchCursorCodec {
     /// The contents of a cursor's signed bytes, or `nil` when they do not parse.
     private static func decode(_ reader: ByteReader<ByteReadError>) -> Contents? {
         var reader = reader
-        guard let format = try? reader.read(UInt8.self), format == 1 || format == version, let id = try? reader.readBytes(count: 8),
+        guard let format = try? reader.read(UInt8.self), (1...version).contains(format), let id = try? reader.readBytes(count: 8),
               let offset = try? reader.read(bigEndian: UInt32.self), let minimumFit = try? reader.read(bigEndian: UInt16.self),
               minimumFit <= maximumQuantity, let sourceRaw = try? reader.read(UInt8.self),
               let source = LabelSource(rawValue: sourceRaw), let labelCount = try? reader.read(UInt8.self)
@@ -163,14 +182,30 @@ enum VisualSearchCursorCodec {
                     region = .init(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
                 }
             }
+            var similarity: Int?, margin: Int?
+            if format >= 3 {
+                guard let s = try? reader.read(bigEndian: UInt16.self), s == .max || s <= maximumQuantity,
+                      let m = try? reader.read(bigEndian: UInt16.self)
+                else { return nil }
+                let signed = Int16(bitPattern: m)
+                guard signed == .min || abs(Int(signed)) <= Int(maximumQuantity) else { return nil }
+                similarity = s == .max ? nil : Int(s)
+                margin = signed == .min ? nil : Int(signed)
+            }
             matches.append(.init(placeOffset: Int(place), score: Int(score), accepted: accepted == 1,
-                                 inliers: inliers == .max ? nil : Int(inliers), region: region))
+                                 inliers: inliers == .max ? nil : Int(inliers), region: region, similarity: similarity,
+                                 margin: margin))
+        }
+        var minimumScore = VisualSearchEvidence.acceptLine
+        if format >= 3 {
+            guard let value = try? reader.read(bigEndian: UInt16.self), value <= maximumQuantity else { return nil }
+            minimumScore = Int(value)
         }
         guard reader.isAtEnd else { return nil }
         return Contents(
             snapshotID: id, offset: Int(offset),
             evidence: VisualSearchEvidence(labels: labels, labelSource: source, matches: matches,
-                                           minimumLabelFit: Int(minimumFit)))
+                                           minimumLabelFit: Int(minimumFit), minimumScore: minimumScore))
     }
 }
 

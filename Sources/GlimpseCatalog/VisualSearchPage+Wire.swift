@@ -27,7 +27,9 @@ extension QueryResponseJSON {
                         region: reason.region.map { region in
                             RegionJSON(x: Self.rounded(region.x), y: Self.rounded(region.y),
                                        width: Self.rounded(region.width), height: Self.rounded(region.height))
-                        }
+                        },
+                        accepted: reason.accepted, printSimilarity: reason.printSimilarity.map(Self.rounded),
+                        printMargin: reason.printMargin.map(Self.rounded)
                     )
                 )
             },

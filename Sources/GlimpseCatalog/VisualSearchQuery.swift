@@ -34,23 +34,30 @@ public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertib
 /// the best accepted place when the picture matched one, else from the label model when one is set.
 /// Labels outside the catalog vocabulary are ignored (case and accents do not matter).
 ///
-/// **Order.** Matched places first (by score), then collections containing a matched place, then
-/// collections that only fit the labels; ties go to catalog order. When the picture shows several
-/// places, each is followed by the collections whose best matched member it is. The order is
-/// deterministic.
+/// **Order.** Accepted places first (by score), each followed by the collections whose best accepted
+/// member it is; then, below the line, the suggestions: places the matcher ranked but did not accept,
+/// collections that only hold such a place or only fit the labels, by score (places first on a tie,
+/// then catalog order). The order is deterministic.
 ///
 /// **Regions.** Each matched place comes with where it lies in the picture
 /// (``VisualSearchReason/region``, normalised ``ImageRegion``); after the best place, the matcher
 /// looks for further places on the keypoints the places found so far leave over.
 ///
-/// **Scores** are in 0…1, rounded to 4 decimals, and can be thresholded:
-/// - a place's score is the matcher's score for it; only candidates the matcher accepts are returned;
-/// - a collection's score is `1 − (1 − m)(1 − f)`, where `m` is the best match score among its
-///   places (0 if none) and `f` its label fit: `Σ wₗ·pₗ / Σ wₗ` over the query labels, where `pₗ` is
+/// **Scores** are in 0…1, rounded to 4 decimals. 0.5 is the accept line: a result at or above it is
+/// accepted (``VisualSearchReason/accepted``), one below it is a suggestion. By default only accepted
+/// results are listed for a picture (`minimumScore`).
+/// - a place's score is the matcher's confidence (``MatchDecision``): over the line only when the
+///   matcher accepts it (on geometry, on the calibrated print line, or both); a place it ranked but did
+///   not accept scores at most 0.4999;
+/// - a collection holding an accepted place scores `1 − (1 − m)(1 − f)`, where `m` is the best
+///   accepted member's score and `f` its label fit: `Σ wₗ·pₗ / Σ wₗ` over the query labels, where `pₗ` is
 ///   the fraction of the collection's places that carry label `l` and `wₗ` is the label's
 ///   confidence times its informativeness `ln((N + 1) / (nₗ + 0.5))` (`N` places in the catalog,
-///   `nₗ` of them carrying `l`), so a common label such as `sky` counts less than `boat`.
-///   Collections with no matched place need `f ≥ minimumLabelFit`.
+///   `nₗ` of them carrying `l`), so a common label such as `sky` counts less than `boat`;
+/// - any other collection is a suggestion: `0.4999 · (1 − (1 − 2m′)(1 − f))`, with `m′` the best
+///   member's score among the places ranked but not accepted (0 if none), so a collection that fits the
+///   labels alone never ties one holding an accepted place. Collections with no ranked member need
+///   `f ≥ minimumLabelFit`.
 /// - a place's ``VisualSearchReason/labelFit`` is the same weighted share of the query labels that
 ///   the place itself carries.
 ///
@@ -115,8 +122,12 @@ public struct VisualSearchQuery: IntentValueQuery {
     ///   - region: the part of the picture to search (the region of interest a person selected);
     ///     only it is matched and labelled. Regions of found places are still given in the whole
     ///     picture's coordinates. `nil` means the whole picture.
+    ///   - minimumScore: the least score listed, 0…1. `nil` means the accept line (0.5) for a picture,
+    ///     so that only what is accepted comes back (`[]` when nothing is), and 0 for labels alone, whose
+    ///     results are all suggestions. Below the line come the places the matcher ranked but did not
+    ///     accept and the collections that only hold one or only fit the labels, each with its evidence.
     public func search(
-        _ input: SemanticContentDescriptor, limit: Int? = nil, region: ImageRegion? = nil
+        _ input: SemanticContentDescriptor, limit: Int? = nil, region: ImageRegion? = nil, minimumScore: Double? = nil
     ) async throws -> VisualSearchPage {
         let pageSize = try checkedLimit(limit)
         let catalog = snapshot.catalog
@@ -134,7 +145,9 @@ public struct VisualSearchQuery: IntentValueQuery {
                 catalog.placeOffset(id: candidate.placeID).map {
                     .init(placeOffset: $0, score: VisualSearchEvidence.quantise(candidate.score),
                           accepted: candidate.accepted, inliers: candidate.inliers,
-                          region: candidate.region.map { VisualSearchEvidence.Region(crop?.mapping($0) ?? $0) })
+                          region: candidate.region.map { VisualSearchEvidence.Region(crop?.mapping($0) ?? $0) },
+                          similarity: candidate.similarity.map(VisualSearchEvidence.quantise),
+                          margin: candidate.margin.map(VisualSearchEvidence.quantiseSigned))
                 }
             }
         }
@@ -176,7 +189,8 @@ public struct VisualSearchQuery: IntentValueQuery {
         }
         let evidence = VisualSearchEvidence(
             labels: order.map { .init(offset: $0, weight: weights[$0] ?? 0) }, labelSource: source,
-            matches: matches, minimumLabelFit: VisualSearchEvidence.quantise(configuration.minimumLabelFit))
+            matches: matches, minimumLabelFit: VisualSearchEvidence.quantise(configuration.minimumLabelFit),
+            minimumScore: VisualSearchEvidence.quantise(minimumScore ?? (input.pixelBuffer == nil ? 0 : 0.5)))
         var page = makePage(evidence, snapshot: snapshot, offset: 0, pageSize: pageSize)
         page.ignoredLabels = ignored
         page.timings = timings

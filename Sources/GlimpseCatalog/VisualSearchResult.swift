@@ -68,18 +68,34 @@ public struct VisualSearchReason: Sendable, Hashable, CustomStringConvertible {
     /// Where ``matchedPlaceID`` lies in the query picture (normalised to the whole picture), when the
     /// matcher located it.
     public var region: ImageRegion? = nil
+    /// Whether the result is over the line: a place the matcher accepted, or a collection holding one.
+    /// `false` for a suggestion (a possible place, or a collection that only holds one or fits the labels).
+    public var accepted: Bool = true
+    /// The feature-print similarity of the picture to ``matchedPlaceID``, when prints were compared.
+    public var printSimilarity: Double? = nil
+    /// That similarity's margin over the next most similar place (negative when another is closer).
+    public var printMargin: Double? = nil
 
-    /// A short sentence, such as `matched eiffel-tower (0.91, 57 inliers); labels tower, building (fit 0.50)`.
+    /// A short sentence, such as `matched eiffel-tower (0.91, 57 inliers); labels tower, building (fit 0.50)`,
+    /// or for a suggestion `possible match eiffel-tower (0.31, print 0.62, margin 0.05, 4 inliers), not
+    /// accepted: below the line 0.5`.
     public var description: String {
         var parts: [String] = []
         if let matchedPlaceID, let matchScore {
-            let evidence = inliers.map { ", \($0) inliers" } ?? ""
-            parts.append("matched \(matchedPlaceID) (\(ScoreFormat.twoDecimals(matchScore))\(evidence))")
+            var evidence: [String] = []
+            if let printSimilarity {
+                evidence.append("print \(ScoreFormat.twoDecimals(printSimilarity))"
+                    + (printMargin.map { ", margin \(ScoreFormat.twoDecimals($0))" } ?? ""))
+            }
+            if let inliers { evidence.append("\(inliers) inliers") }
+            let detail = ([ScoreFormat.twoDecimals(matchScore)] + evidence).joined(separator: ", ")
+            parts.append((accepted ? "matched" : "possible match") + " \(matchedPlaceID) (\(detail))")
         }
         if !votingLabels.isEmpty {
             parts.append("labels \(votingLabels.joined(separator: ", ")) (fit \(ScoreFormat.twoDecimals(labelFit)))")
         }
-        return parts.isEmpty ? "no evidence" : parts.joined(separator: "; ")
+        let text = parts.isEmpty ? "no evidence" : parts.joined(separator: "; ")
+        return accepted ? text : text + ", not accepted: below the line 0.5"
     }
 }
 

@@ -14,14 +14,23 @@ public struct PlaceMatchCandidate: Sendable, Hashable {
     public var inliers: Int?
     /// Where the place lies in the picture matched, for an accepted candidate whose matcher locates it.
     public var region: ImageRegion?
+    /// The feature-print similarity of the picture to the place, when prints were compared.
+    public var similarity: Double?
+    /// That similarity's margin over the next most similar place, when prints were compared.
+    public var margin: Double?
 
     /// Creates a candidate; `score` is clamped to 0…1.
-    public init(placeID: String, score: Double, accepted: Bool, inliers: Int? = nil, region: ImageRegion? = nil) {
+    public init(
+        placeID: String, score: Double, accepted: Bool, inliers: Int? = nil, region: ImageRegion? = nil,
+        similarity: Double? = nil, margin: Double? = nil
+    ) {
         self.placeID = placeID
         self.score = score.isFinite ? min(max(score, 0), 1) : 0
         self.accepted = accepted
         self.inliers = inliers
         self.region = region
+        self.similarity = similarity.flatMap { $0.isFinite ? $0 : nil }
+        self.margin = margin.flatMap { $0.isFinite ? $0 : nil }
     }
 }
 

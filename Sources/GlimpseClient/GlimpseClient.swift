@@ -109,14 +109,16 @@ public final class GlimpseConnection {
     ///   - labels: scene labels the caller already knows.
     ///   - limit: the most results on the first page; `nil` for the daemon's default.
     ///   - box: the region of interest (`box=`, normalised); `nil` for the whole picture.
+    ///   - minimumScore: the least score listed (`min_score=`, 0…1); `nil` for the accept line.
     /// - Throws: ``GlimpseClientError/server(status:code:message:)`` for an error answer.
     public func query(
-        image: [UInt8], labels: [String] = [], limit: Int? = nil, box: RegionJSON? = nil
+        image: [UInt8], labels: [String] = [], limit: Int? = nil, box: RegionJSON? = nil, minimumScore: Double? = nil
     ) async throws -> QueryResponseJSON {
         var items: [String] = []
         if !labels.isEmpty { items.append("labels=" + Self.pathSegment(labels.joined(separator: ","))) }
         if let limit { items.append("limit=\(limit)") }
         if let box { items.append("box=" + Self.boxText(box)) }
+        if let minimumScore { items.append("min_score=\(minimumScore)") }
         let target = "/v1/query" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         let response = try await send(
             method: .POST, target: target, headers: [("Content-Type", "application/octet-stream")],

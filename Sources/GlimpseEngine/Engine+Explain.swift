@@ -11,11 +11,14 @@ extension Engine {
     }
 
     /// The first page of the visual search limited to `region` of the picture (see
-    /// ``VisualSearchQuery/search(_:limit:region:)``), on the current generation.
+    /// ``VisualSearchQuery/search(_:limit:region:minimumScore:)``), on the current generation.
+    ///
+    /// - Parameter minimumScore: the least score listed (`nil`: the accept line for a picture, 0 for
+    ///   labels alone); 0 lists the places the matcher ranked but did not accept, with their evidence.
     public func search(
-        _ input: SemanticContentDescriptor, limit: Int? = nil, region: ImageRegion?
+        _ input: SemanticContentDescriptor, limit: Int? = nil, region: ImageRegion?, minimumScore: Double? = nil
     ) async throws -> VisualSearchPage {
-        try await current.query.search(input, limit: limit, region: region)
+        try await current.query.search(input, limit: limit, region: region, minimumScore: minimumScore)
     }
 
     /// A picture of why the search answers what it does for `picture` (limited to `region`): the

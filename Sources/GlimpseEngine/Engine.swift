@@ -51,6 +51,9 @@ public final class Engine: Sendable {
     public let configuration: EngineConfiguration
     /// The feature printer, when a feature-print model was loaded.
     public let featurePrinter: FeaturePrinterPool?
+    /// The null prints of the feature printer's network (`nil` when none were found beside it): the
+    /// matcher's print-alone accept line is measured with them for each catalog served.
+    public let nullPrints: NullPrints?
     /// The scene labeller, when a label model was loaded.
     public let labeler: LabelPredictor?
     /// The recent catalog snapshots, for paging, and the cursor key.
@@ -92,18 +95,20 @@ public final class Engine: Sendable {
     ) async throws(EngineError) -> Engine {
         let models: EngineModels
         if let given { models = given } else { models = try EngineModels.load(configuration) }
-        let printer = models.featurePrinter, labeler = models.labeler
+        let printer = models.featurePrinter, labeler = models.labeler, nulls = models.nullPrints
         let store = SnapshotStore(cursorKey: configuration.cursorKey)
         let generation: Generation
         if let features {
             generation = try await Self.generation(
-                for: catalog, features: features, configuration: configuration, printer: printer, labeler: labeler,
-                store: store)
+                for: catalog, features: features, configuration: configuration, printer: printer, nullPrints: nulls,
+                labeler: labeler, store: store)
         } else {
             generation = try await Self.generation(
-                for: catalog, configuration: configuration, printer: printer, labeler: labeler, store: store)
+                for: catalog, configuration: configuration, printer: printer, nullPrints: nulls, labeler: labeler,
+                store: store)
         }
-        return Engine(configuration: configuration, featurePrinter: printer, labeler: labeler, generation: generation)
+        return Engine(configuration: configuration, featurePrinter: printer, nullPrints: nulls, labeler: labeler,
+                      generation: generation)
     }
 
     /// An engine from parts already built (tests, and callers with their own matcher). `matcher`'s
@@ -120,17 +125,18 @@ public final class Engine: Sendable {
         let query = VisualSearchQuery(
             snapshot: snapshot, store: store, matcher: matcher, labeler: labeler, configuration: settings.search)
         self.init(
-            configuration: settings, featurePrinter: matcher?.printer as? FeaturePrinterPool, labeler: labeler,
-            generation: Generation(
+            configuration: settings, featurePrinter: matcher?.printer as? FeaturePrinterPool,
+            nullPrints: matcher?.nullPrints, labeler: labeler, generation: Generation(
                 snapshot: snapshot, matcher: matcher, query: query, referenceSource: nil, cacheProblem: nil))
     }
 
     private init(
-        configuration: EngineConfiguration, featurePrinter: FeaturePrinterPool?, labeler: LabelPredictor?,
-        generation: Generation
+        configuration: EngineConfiguration, featurePrinter: FeaturePrinterPool?, nullPrints: NullPrints?,
+        labeler: LabelPredictor?, generation: Generation
     ) {
         self.configuration = configuration
         self.featurePrinter = featurePrinter
+        self.nullPrints = nullPrints
         self.labeler = labeler
         self.store = generation.query.store
         self.generation = Mutex(generation)
@@ -153,7 +159,8 @@ public final class Engine: Sendable {
     @discardableResult
     public func install(_ catalog: Catalog) async throws(EngineError) -> Generation {
         let next = try await Self.generation(
-            for: catalog, configuration: configuration, printer: featurePrinter, labeler: labeler, store: store)
+            for: catalog, configuration: configuration, printer: featurePrinter, nullPrints: nullPrints, labeler: labeler,
+            store: store)
         generation.withLock { $0 = next }
         return next
     }
@@ -190,7 +197,7 @@ public final class Engine: Sendable {
 
     private static func generation(
         for catalog: Catalog, configuration: EngineConfiguration, printer: FeaturePrinterPool?,
-        labeler: LabelPredictor?, store: SnapshotStore
+        nullPrints: NullPrints?, labeler: LabelPredictor?, store: SnapshotStore
     ) async throws(EngineError) -> Generation {
         var matcher: VisualMatcher?
         var source: ReferenceLoader.Source?
@@ -199,7 +206,7 @@ public final class Engine: Sendable {
             do throws(CatalogError) {
                 (matcher, source, cacheProblem) = try await catalog.buildVisualMatcher(
                     configuration: configuration.vision, placeIDs: configuration.placeIDs,
-                    featureCache: configuration.featureCache, printer: printer,
+                    featureCache: configuration.featureCache, printer: printer, nullPrints: nullPrints,
                     syntheticReferences: configuration.syntheticReferences)
             } catch {
                 throw .catalog(error)
@@ -216,7 +223,7 @@ public final class Engine: Sendable {
     /// from their files on all cores.
     private static func generation(
         for catalog: Catalog, features: [String: ImageFeatures], configuration: EngineConfiguration,
-        printer: FeaturePrinterPool?, labeler: LabelPredictor?, store: SnapshotStore
+        printer: FeaturePrinterPool?, nullPrints: NullPrints?, labeler: LabelPredictor?, store: SnapshotStore
     ) async throws(EngineError) -> Generation {
         var matcher: VisualMatcher?
         if configuration.matchesPictures {
@@ -236,7 +243,8 @@ public final class Engine: Sendable {
             let references = photos.compactMap { key, photo in
                 (features[key] ?? found[key]).map { MatcherReference(id: photo.placeID, key: key, features: $0) }
             }
-            matcher = VisualMatcher(keyedReferences: references, configuration: vision, printer: printer)
+            matcher = VisualMatcher(
+                keyedReferences: references, configuration: vision, printer: printer, nullPrints: nullPrints)
         }
         let snapshot = store.publish(catalog)
         let query = VisualSearchQuery(

@@ -1,6 +1,7 @@
 public import GlimpseCatalog
 public import GlimpseFeaturePrint
 public import GlimpseLabels
+public import GlimpseVision
 
 /// Why an ``Engine`` could not load: each case says which file is at fault and what to do.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -12,6 +13,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case labelModel(LabelModelError)
     /// The feature-print model was named, or exists, but does not load.
     case featurePrintModel(FeaturePrintModelError)
+    /// The null prints beside the feature-print model exist but cannot be used.
+    case nullPrints(NullPrintsError)
 
     /// Whether the fault is a file that is missing or cannot be read (rather than one that is invalid):
     /// the daemon exits 66 for these and 65 for the others, as `sysexits.h` asks.
@@ -34,6 +37,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot load the label model: \(error)"
         case .featurePrintModel(let error):
             "cannot load the feature-print model: \(error)"
+        case .nullPrints(let error):
+            "cannot use the null prints: \(error)"
         }
     }
 }

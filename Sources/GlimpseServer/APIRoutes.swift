@@ -88,6 +88,7 @@ struct APIRoutes: Sendable {
         let labels = try labelsParameter(request)
         let limit = try limitParameter(request)
         let region = try boxParameter(request)
+        let minimumScore = try minScoreParameter(request)
         let explain = try explainParameter(request)
         let declared = try declaredLength(request)
         if declared == 0 {
@@ -131,7 +132,8 @@ struct APIRoutes: Sendable {
                         picture = try await service.explain(image: decoded.pixelBuffer, region: region)
                     } else {
                         page = try await service.search(
-                            image: decoded.pixelBuffer, labels: labels, limit: limit, region: region)
+                            image: decoded.pixelBuffer, labels: labels, limit: limit, region: region,
+                            minimumScore: minimumScore)
                     }
                     let queryDone = ContinuousClock.now
                     metrics.recordStage("decode", duration: decodeDone - decodeStart)
@@ -338,6 +340,16 @@ struct APIRoutes: Sendable {
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
+    }
+
+    /// `min_score=s`: the least score listed, 0…1 (absent: the accept line, 0.5).
+    private func minScoreParameter(_ request: Request) throws -> Double? {
+        guard let text = request.uri.queryParameters.get("min_score") else { return nil }
+        guard let value = Double(text), value.isFinite, (0...1).contains(value) else {
+            throw APIError.badRequest(
+                "bad_min_score", "min_score is \(text); pass a number from 0 to 1 (0.5, the default, lists what is accepted)")
+        }
+        return value
     }
 
     /// `box=x,y,w,h`: the region of interest, as fractions of the picture's width and height.

@@ -46,6 +46,16 @@ public final class CatalogSearchService: SearchService {
                 SemanticContentDescriptor(labels: labels, pixelBuffer: image), limit: limit, region: region))
     }
 
+    /// Runs the engine's visual search on `region` of the picture, listing results down to `minimumScore`.
+    public func search(
+        image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?, minimumScore: Double?
+    ) async throws -> QueryResponseJSON {
+        QueryResponseJSON(
+            page: try await engine.search(
+                SemanticContentDescriptor(labels: labels, pixelBuffer: image), limit: limit, region: region,
+                minimumScore: minimumScore))
+    }
+
     /// The engine's explain picture, as PNG.
     public func explain(image: PixelBuffer, region: ImageRegion?) async throws -> [UInt8] {
         do {

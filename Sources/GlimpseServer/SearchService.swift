@@ -35,6 +35,14 @@ public protocol SearchService: Sendable {
     /// labelled; regions in the answer are in the whole picture's coordinates.
     func search(image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?) async throws -> QueryResponseJSON
 
+    /// Finds the entities `region` of a picture shows, listing every result scoring at least
+    /// `minimumScore` (`min_score=`; `nil`: the accept line, so only what is accepted). Below the line
+    /// come possible places and suggested collections, each with its evidence and a reason saying it
+    /// was not accepted.
+    func search(
+        image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?, minimumScore: Double?
+    ) async throws -> QueryResponseJSON
+
     /// The explain picture of a query (`explain=1`): the picture, the reference photos of the places
     /// found and the correspondences between them, encoded as PNG.
     func explain(image: PixelBuffer, region: ImageRegion?) async throws -> [UInt8]
@@ -65,6 +73,13 @@ extension SearchService {
     /// Searches the region cropped out of the picture (regions in the answer are then relative to it).
     public func search(image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?) async throws -> QueryResponseJSON {
         try await search(image: region.map { image.cropped(to: $0) } ?? image, labels: labels, limit: limit)
+    }
+
+    /// Services without a line list what they list by default, whatever `minimumScore`.
+    public func search(
+        image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?, minimumScore: Double?
+    ) async throws -> QueryResponseJSON {
+        try await search(image: image, labels: labels, limit: limit, region: region)
     }
 
     /// No explanations: services without a matcher answer `404 no_explanation`.

@@ -16,7 +16,15 @@ import Foundation
 ///   catalog place out. Either signal can carry a candidate: many reproduced keypoints with a
 ///   middling print, or a very similar print with a few keypoints for low-texture scenes.
 ///
-/// A candidate is accepted when its confidence reaches ``acceptLine`` and it was verified.
+/// - With a print and a ``PrintCalibration`` for the catalog (made from ``NullPrints``, photos of no
+///   catalog place), the print alone can carry a candidate: its print evidence `e = c + w·m`
+///   (``printEvidence(similarity:rival:)``) gives the confidence `σ(printSlope · (e − line))`, and the
+///   candidate's confidence is the larger of the two. The line is where at most ``falseMatchRate`` of the
+///   null prints land on this catalog, so a confidence of 0.5 or more on the print means "photos of no
+///   catalog place reach this far less often than that".
+///
+/// A candidate is accepted when its confidence reaches ``acceptLine`` and it was verified, or its print
+/// confidence alone reaches the line.
 public struct MatchDecision: Sendable, Hashable, Codable {
     /// The confidence at which a verified candidate is accepted.
     public static let acceptLine = 0.5
@@ -31,11 +39,21 @@ public struct MatchDecision: Sendable, Hashable, Codable {
     public var marginWeight: Double
     /// The least rival similarity the margin is measured against.
     public var rivalFloor: Double
+    /// The weight `w` of the margin in the print evidence `e = c + w·m`.
+    public var printMarginWeight: Double
+    /// How fast the print confidence rises through the line, per unit of print evidence.
+    public var printSlope: Double
+    /// The share of photos of no catalog place the print-alone line lets over it on the catalog served.
+    public var falseMatchRate: Double
 
     /// Creates a decision model from its coefficients.
     public init(
-        intercept: Double, scoreWeight: Double, similarityWeight: Double, marginWeight: Double, rivalFloor: Double = 0.5
+        intercept: Double, scoreWeight: Double, similarityWeight: Double, marginWeight: Double, rivalFloor: Double = 0.5,
+        printMarginWeight: Double = 5, printSlope: Double = 10, falseMatchRate: Double = 0.01
     ) {
+        self.printMarginWeight = printMarginWeight
+        self.printSlope = printSlope
+        self.falseMatchRate = falseMatchRate
         self.intercept = intercept
         self.scoreWeight = scoreWeight
         self.similarityWeight = similarityWeight

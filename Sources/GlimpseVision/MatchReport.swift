@@ -19,16 +19,21 @@ public struct MatchCandidate: Sendable, Hashable {
     public let mirrored: Bool
     /// The cosine similarity of the query's feature print to the reference's, when prints were compared.
     public let similarity: Double?
-    /// How sure the matcher is that the query shows this reference, 0…1, from ``score`` and
-    /// ``similarity`` (see ``MatchDecision``); a verified candidate at or above
-    /// ``MatchDecision/acceptLine`` is accepted. 0 until the matcher ranks the candidate.
+    /// The print similarity's margin over the most similar other reference (negative when another is
+    /// closer), when prints were compared.
+    public let margin: Double?
+    /// How sure the matcher is that the query shows this reference, 0…1, from ``score``,
+    /// ``similarity`` and ``margin`` (see ``MatchDecision``); a verified candidate at or above
+    /// ``MatchDecision/acceptLine`` is accepted, and so is any candidate whose print alone reaches it on
+    /// the calibrated line. 0 until the matcher ranks the candidate.
     public let confidence: Double
 
     /// Creates a candidate.
     public init(
         referenceID: String, votes: Int, verified: Bool, inliers: Int, score: Double, mirrored: Bool,
-        similarity: Double? = nil, confidence: Double = 0
+        similarity: Double? = nil, margin: Double? = nil, confidence: Double = 0
     ) {
+        self.margin = margin
         self.referenceID = referenceID
         self.votes = votes
         self.verified = verified
@@ -39,10 +44,10 @@ public struct MatchCandidate: Sendable, Hashable {
         self.confidence = confidence
     }
 
-    /// The same candidate with its print similarity and confidence set.
-    public func with(similarity: Double?, confidence: Double) -> MatchCandidate {
+    /// The same candidate with its print similarity, margin and confidence set.
+    public func with(similarity: Double?, margin: Double? = nil, confidence: Double) -> MatchCandidate {
         MatchCandidate(referenceID: referenceID, votes: votes, verified: verified, inliers: inliers, score: score,
-                       mirrored: mirrored, similarity: similarity, confidence: confidence)
+                       mirrored: mirrored, similarity: similarity, margin: margin, confidence: confidence)
     }
 }
 

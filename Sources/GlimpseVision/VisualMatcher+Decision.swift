@@ -38,17 +38,36 @@ extension VisualMatcher {
         found.max { confidence($0, similarity: similarity) < confidence($1, similarity: similarity) }
     }
 
-    /// Whether `candidate` is accepted as the place shown.
+    /// Whether `candidate` is accepted as the place shown: verified with a confidence at the line, or
+    /// over the calibrated print-alone line.
     func accepts(_ candidate: MatchCandidate?, similarity: PrintComparison?) -> Bool {
-        guard let candidate, candidate.verified else { return false }
-        return confidence(candidate, similarity: similarity) >= MatchDecision.acceptLine
+        guard let candidate else { return false }
+        if candidate.verified && confidence(candidate, similarity: similarity) >= MatchDecision.acceptLine { return true }
+        return printConfidence(candidate, similarity: similarity) >= MatchDecision.acceptLine
     }
 
+    /// The candidate's confidence: the larger of the model's (keypoint score and print) and the print's alone.
     func confidence(_ candidate: MatchCandidate, similarity: PrintComparison?) -> Double {
         let printed = self.similarity(of: candidate.referenceID, in: similarity)
-        return configuration.decision.confidence(
+        let model = configuration.decision.confidence(
             score: candidate.verified ? candidate.score : 0, similarity: printed?.similarity, rival: printed?.rival ?? 0,
             acceptScore: configuration.acceptScore)
+        return max(model, printConfidence(candidate, similarity: similarity))
+    }
+
+    /// The confidence the print alone gives the candidate against the calibrated line (0 without a
+    /// calibration or a print).
+    func printConfidence(_ candidate: MatchCandidate, similarity: PrintComparison?) -> Double {
+        guard let calibration = printCalibration,
+              let printed = self.similarity(of: candidate.referenceID, in: similarity) else { return 0 }
+        return configuration.decision.printConfidence(
+            similarity: printed.similarity, rival: printed.rival, calibration: calibration)
+    }
+
+    /// The print evidence of the candidate (similarity, margin over the next place), when prints were compared.
+    func printEvidence(of id: String, in similarity: PrintComparison?) -> (similarity: Double, margin: Double)? {
+        guard let printed = self.similarity(of: id, in: similarity) else { return nil }
+        return (printed.similarity, printed.similarity - printed.rival)
     }
 
     func report(
@@ -66,8 +85,9 @@ extension VisualMatcher {
             }
         }
         let scored = ranked.map { candidate in
-            candidate.with(similarity: self.similarity(of: candidate.referenceID, in: similarity)?.similarity,
-                           confidence: confidence(candidate, similarity: similarity))
+            let evidence = printEvidence(of: candidate.referenceID, in: similarity)
+            return candidate.with(similarity: evidence?.similarity, margin: evidence?.margin,
+                                  confidence: confidence(candidate, similarity: similarity))
         }
         .sorted { l, r in
             if l.confidence != r.confidence { return l.confidence > r.confidence }
@@ -76,7 +96,7 @@ extension VisualMatcher {
             return l.votes > r.votes
         }
         let top = Array(scored.prefix(max(0, limit)))
-        let accepted = scored.first.flatMap { $0.verified && $0.confidence >= MatchDecision.acceptLine ? $0 : nil }
+        let accepted = scored.first.flatMap { accepts($0, similarity: similarity) ? $0 : nil }
         return MatchReport(
             candidates: top, accepted: accepted, timings: timings, queryKeypoints: keypoints, usedMirror: usedMirror,
             featurePrint: featurePrint)

@@ -12,12 +12,17 @@ extension VisualMatcher {
         let t = StageInstant.now()
         defer { timings.addFeaturePrint(since: t) }
         guard let query = try? printer.featurePrint(of: image), query.dimension == printDimension else { return nil }
-        // Per group, the best similarity of its live references' views (at least 0), and which reference.
+        return (query, groupComparison(of: query.values))
+    }
+
+    /// The similarity of the print `query` to every group: per group, the best similarity of its live
+    /// references' views (at least 0), and which reference it came from.
+    func groupComparison(of query: [Float]) -> PrintComparison {
         var values = [Float](repeating: 0, count: groupIDs.count)
         var best = [Float](repeating: 0, count: groupIDs.count)
         var bestReferences = [Int](repeating: -1, count: groupIDs.count)
         for (s, segment) in segments.enumerated() where !segment.printOwners.isEmpty {
-            let rows = PrintSimilarity.cosines(query.values, against: segment.prints, dimension: printDimension)
+            let rows = PrintSimilarity.cosines(query, against: segment.prints, dimension: printDimension)
             let base = segmentStarts[s]
             for (similarity, owner) in zip(rows, segment.printOwners) {
                 let reference = base + Int(owner)
@@ -30,7 +35,7 @@ extension VisualMatcher {
                 }
             }
         }
-        return (query, PrintComparison(values, bestReferences: bestReferences))
+        return PrintComparison(values, bestReferences: bestReferences)
     }
 
     /// The `count` references most similar by print (default ``VisionConfiguration/printShortlistSize``)

@@ -118,7 +118,9 @@ extension VisualMatcher {
         in report: MatchReport, found: [MatchCandidate], passes: [OrientationPass], similarity: PrintComparison?,
         limit: Int
     ) -> MatchReport {
-        guard let accepted = report.accepted, let pass = passes.first(where: { $0.mirrored == accepted.mirrored }),
+        // A place accepted on its print alone, never verified, has no geometry to locate it by.
+        guard let accepted = report.accepted, accepted.verified,
+              let pass = passes.first(where: { $0.mirrored == accepted.mirrored }),
               let group = groupIndex[accepted.referenceID]
         else { return report }
         let start = StageInstant.now()

@@ -48,7 +48,8 @@ extension VisualMatcher {
             fresh.append(SegmentReference(group: Int32(group), key: reference.key, features: reference.features))
         }
         guard let base = segments.first else {
-            return VisualMatcher(keyedReferences: added, configuration: configuration, printer: printer)
+            return VisualMatcher(
+                keyedReferences: added, configuration: configuration, printer: printer, nullPrints: nullPrints)
         }
         // The segments after the first are rebuilt into one: their live references, then the new ones.
         let addedSegment = ReferenceSegment(
@@ -63,10 +64,15 @@ extension VisualMatcher {
         var nextLive = Array(live[0..<tailStart])
         nextLive.append(contentsOf: repeatElement(true, count: delta.count))
         for (r, key) in delta.keys.enumerated() { keyIndex[key] = tailStart + r }
-        return VisualMatcher(
+        // The catalog changed, so where photos of nothing land may have: the previous line stays in force
+        // while it is measured again in the background.
+        let next = VisualMatcher(
             configuration: configuration, printer: printer, printDimension: printDimension,
             segments: delta.count > 0 ? [base, delta] : [base], live: nextLive, groupIDs: groupIDs,
-            groupIndex: groupIndex, keyIndex: keyIndex)
+            groupIndex: groupIndex, keyIndex: keyIndex, nullPrints: nullPrints,
+            calibration: PrintCalibrationState(printCalibration))
+        next.recalibrateInBackground()
+        return next
     }
 
     /// Whether folding the added segment and the removed references back into one segment is worth
@@ -101,10 +107,13 @@ extension VisualMatcher {
         var keyIndex: [String: Int] = [:]
         keyIndex.reserveCapacity(merged.count)
         for (r, key) in merged.keys.enumerated() { keyIndex[key] = r }
-        return VisualMatcher(
+        let next = VisualMatcher(
             configuration: configuration, printer: printer, printDimension: printDimension, segments: [merged],
             live: Array(repeating: true, count: merged.count), groupIDs: groupIDs, groupIndex: groupIndex,
-            keyIndex: keyIndex)
+            keyIndex: keyIndex, nullPrints: nullPrints, calibration: PrintCalibrationState(printCalibration))
+        // The same references, but a recalibration of the matcher compacted may still have been under way.
+        next.recalibrateInBackground()
+        return next
     }
 
     /// Whether the matcher holds a reference with this key.

@@ -42,6 +42,11 @@ public final class VisualMatcher: Sendable {
     let groupIndex: [String: Int]
     /// The reference each key names.
     let keyIndex: [String: Int]
+    /// Prints of photos of no catalog place made by ``printer``'s network, that the print-alone accept
+    /// line is measured with (``PrintCalibration``); `nil` when there are none.
+    public let nullPrints: NullPrints?
+    /// The calibration in force, replaced in the background after an edit.
+    let calibrationState: PrintCalibrationState
 
     /// Builds a matcher over `references` (features must have been extracted with the same
     /// extraction settings as `configuration`). References that share an id are one group: several
@@ -50,10 +55,11 @@ public final class VisualMatcher: Sendable {
     ///
     /// With a `printer`, every reference should carry a feature print made by it (see
     /// ``ReferenceLoader``); a reference without one, or with one of another length, is never
-    /// shortlisted by print and counts as dissimilar.
+    /// shortlisted by print and counts as dissimilar. With `nullPrints` (made by the printer's network),
+    /// the print-alone accept line is measured for these references before the initialiser returns.
     public convenience init(
         references: [(id: String, features: ImageFeatures)], configuration: VisionConfiguration = .default,
-        printer: (any FeaturePrinting)? = nil
+        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil
     ) {
         var seen: [String: Int] = [:]
         let keyed = references.map { reference in
@@ -61,14 +67,14 @@ public final class VisualMatcher: Sendable {
             seen[reference.id] = n + 1
             return MatcherReference(id: reference.id, key: "\(reference.id)#\(n)", features: reference.features)
         }
-        self.init(keyedReferences: keyed, configuration: configuration, printer: printer)
+        self.init(keyedReferences: keyed, configuration: configuration, printer: printer, nullPrints: nullPrints)
     }
 
     /// Builds a matcher over `references`, each with its own key (unique; a later duplicate key is
-    /// ignored). References that share an id form one group, as in ``init(references:configuration:printer:)``.
+    /// ignored). References that share an id form one group, as in ``init(references:configuration:printer:nullPrints:)``.
     public convenience init(
         keyedReferences references: [MatcherReference], configuration: VisionConfiguration = .default,
-        printer: (any FeaturePrinting)? = nil
+        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil
     ) {
         var groupIDs: [String] = []
         var groupIndex: [String: Int] = [:]
@@ -90,14 +96,15 @@ public final class VisualMatcher: Sendable {
         self.init(
             configuration: configuration, printer: printer, printDimension: dimension, segments: [segment],
             live: Array(repeating: true, count: taken.count), groupIDs: groupIDs, groupIndex: groupIndex,
-            keyIndex: keyIndex)
+            keyIndex: keyIndex, nullPrints: nullPrints, calibration: nil)
     }
 
-    /// A matcher from its parts (``VisualMatcher+Updates`` builds new versions this way).
+    /// A matcher from its parts (``VisualMatcher+Updates`` builds new versions this way). Without a
+    /// `calibration` to keep, the print-alone line is measured now from `nullPrints`.
     init(
         configuration: VisionConfiguration, printer: (any FeaturePrinting)?, printDimension: Int,
         segments: [ReferenceSegment], live: [Bool], groupIDs: [String], groupIndex: [String: Int],
-        keyIndex: [String: Int]
+        keyIndex: [String: Int], nullPrints: NullPrints?, calibration: PrintCalibrationState?
     ) {
         self.configuration = configuration
         self.printer = printer
@@ -110,6 +117,9 @@ public final class VisualMatcher: Sendable {
         self.groupIDs = groupIDs
         self.groupIndex = groupIndex
         self.keyIndex = keyIndex
+        self.nullPrints = nullPrints.flatMap { $0.dimension == printDimension && printDimension > 0 ? $0 : nil }
+        self.calibrationState = calibration ?? PrintCalibrationState(nil)
+        if calibration == nil, self.nullPrints != nil { calibrationState.set(measureCalibration()) }
     }
 
     /// The total number of reference slots, removed ones included: the size of per-reference arrays.

@@ -143,12 +143,21 @@ public struct EvidenceJSON: Codable, Sendable, Equatable {
     public var labelFit: Double
     /// Where the matched place lies in the query picture, when the matcher located it (absent otherwise).
     public var region: RegionJSON?
+    /// Whether the result is over the accept line (absent from older daemons: then it is).
+    public var accepted: Bool?
+    /// The feature-print similarity of the picture to ``matchedPlace``, when prints were compared.
+    public var printSimilarity: Double?
+    /// That similarity's margin over the next most similar place, when prints were compared.
+    public var printMargin: Double?
 
     /// Creates evidence.
     public init(
         matchedPlace: String?, matchScore: Double?, inliers: Int?, votingLabels: [String], labelFit: Double,
-        region: RegionJSON? = nil
+        region: RegionJSON? = nil, accepted: Bool? = nil, printSimilarity: Double? = nil, printMargin: Double? = nil
     ) {
+        self.accepted = accepted
+        self.printSimilarity = printSimilarity
+        self.printMargin = printMargin
         self.matchedPlace = matchedPlace
         self.matchScore = matchScore
         self.inliers = inliers

@@ -4,6 +4,7 @@ import GlimpseCatalog
 import GlimpseEngine
 import GlimpseEvaluation
 import GlimpseImage
+import GlimpseIntents
 import GlimpseLabels
 import GlimpseVision
 import GlimpseBasics
@@ -58,6 +59,30 @@ struct EvalCommand: AsyncParsableCommand {
         "Override the accept model as INTERCEPT,SCOREWEIGHT,SIMILARITYWEIGHT,MARGINWEIGHT,RIVALFLOOR (see MatchDecision).", visibility: .hidden))
     var decision: String?
 
+    @Option(name: .customLong("false-match-rate"), help: """
+        The share of photos of no catalog place (the null prints beside the feature-print model) the \
+        print-alone accept line lets over it on this catalog (default 0.01).
+        """)
+    var falseMatchRate: Double?
+
+    @Option(name: .customLong("print-evidence"), help: ArgumentHelp(
+        "Override the print evidence as MARGINWEIGHT,SLOPE (e = c + w·m; confidence σ(slope·(e − line))).",
+        visibility: .hidden))
+    var printEvidence: String?
+
+    @Option(name: .customLong("min-score"), help: """
+        Count the first candidate at or above this confidence as the answer instead of the accepted one \
+        (0 takes the first candidate whatever its score; default: the accept line, 0.5, as served).
+        """)
+    var minScore: Double?
+
+    @Flag(name: .customLong("precision"), help: """
+        Also run the whole visual search for each query (outside the timings) and report the precision over \
+        the accept line: the share of places and collections scoring 0.5 or more that are right (the place \
+        shown, or a collection holding it; for a photo of no catalog place every one is wrong).
+        """)
+    var precision = false
+
     @Option(name: .customLong("reference-keypoint-grid"), help: ArgumentHelp(
         "Override the grid reference photos spread their keypoints over, cells a side (1 keeps the strongest).",
         visibility: .hidden))
@@ -70,6 +95,10 @@ struct EvalCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let leaveOut, leaveOut < 2 { throw ValidationError("--leave-out must be at least 2, got \(leaveOut)") }
+        if let falseMatchRate, !(0...1).contains(falseMatchRate) {
+            throw ValidationError("--false-match-rate must lie in 0…1, got \(falseMatchRate)")
+        }
+        if let minScore, !(0...1).contains(minScore) { throw ValidationError("--min-score must lie in 0…1, got \(minScore)") }
         if syntheticReferences < 0 { throw ValidationError("--synthetic-references must be at least 0") }
     }
 
@@ -84,6 +113,13 @@ struct EvalCommand: AsyncParsableCommand {
             guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }
             vision.decision = MatchDecision(intercept: parts[0], scoreWeight: parts[1], similarityWeight: parts[2],
                                             marginWeight: parts[3], rivalFloor: parts[4])
+        }
+        if let falseMatchRate { vision.decision.falseMatchRate = falseMatchRate }
+        if let printEvidence {
+            let parts = printEvidence.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2 else { throw ValidationError("--print-evidence takes two numbers, got \(printEvidence)") }
+            vision.decision.printMarginWeight = parts[0]
+            vision.decision.printSlope = parts[1]
         }
         try vision.validate()
         let entries = try QueryManifest.load(path: queries)
@@ -111,12 +147,14 @@ struct EvalCommand: AsyncParsableCommand {
         let labeler = loaded.labeler
         let printer = loaded.featurePrinter
         if let problem = generation.cacheProblem { FileHandle.standardError.write(Data("note: \(problem)\n".utf8)) }
+        let calibration = matcher.printCalibration
         var labelMetrics = LabelMetrics()
         var dump: [String] = []
         let indexMs = indexStart.elapsed(to: .now()).wall.milliseconds
         let indexed = placeIDs ?? Set(places.map(\.id))
 
         var accumulator = EvaluationAccumulator()
+        var overLine = OverLineTally()
         var failures = 0
         let options = loaded.decodingOptions
         for entry in entries {
@@ -146,10 +184,16 @@ struct EvalCommand: AsyncParsableCommand {
                 stages["featureprint"] = t.featurePrint
                 stagesCPU["featureprint"] = t.featurePrintCPU
             }
+            let answer = minScore.map { line in report.candidates.first { $0.confidence >= line } }
+                ?? report.accepted
             accumulator.add(QueryOutcome(
-                expected: expected, accepted: report.accepted?.referenceID, ranked: report.candidates.prefix(5).map(\.referenceID),
+                expected: expected, accepted: answer?.referenceID, ranked: report.candidates.prefix(5).map(\.referenceID),
                 stageMs: stages.mapValues(\.milliseconds), stageCPUMs: stagesCPU.mapValues(\.milliseconds), ops: entry.ops))
             if dumpCandidates != nil { dump.append(CandidateDump.line(entry: entry, expected: expected, report: report)) }
+            if precision {
+                let page = try await loaded.search(SemanticContentDescriptor(pixelBuffer: buffer), limit: 100)
+                overLine.add(page.items, expected: expected)
+            }
         }
         if let dumpCandidates {
             try Data((dump.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dumpCandidates))
@@ -159,7 +203,7 @@ struct EvalCommand: AsyncParsableCommand {
             references: matcher.referenceCount, syntheticReferences: syntheticReferences,
             leftOut: places.count - indexed.count, referenceSource: generation.referenceSource?.rawValue ?? "none",
             indexBuildMs: indexMs, indexMemoryBytes: matcher.memoryBytes, acceptScore: vision.acceptScore,
-            failedQueries: failures,
+            failedQueries: failures, printLine: calibration.map(PrintLine.init), overLine: precision ? overLine : nil,
             labels: labeler == nil ? nil : LabelEvaluationReport.Section(labelMetrics))
         if json {
             print(try EvalOutput.json(summary, context))
@@ -181,6 +225,10 @@ struct EvalContext: Encodable {
     var indexMemoryBytes: Int
     var acceptScore: Int
     var failedQueries: Int
+    /// The print-alone accept line measured for this catalog, when the matcher has null prints.
+    var printLine: PrintLine?
+    /// Results over the accept line and how many were right, with `--precision`.
+    var overLine: OverLineTally?
     /// Label precision/recall/F1 over the queries whose manifest entry lists labels.
     var labels: LabelEvaluationReport.Section?
 
@@ -193,7 +241,77 @@ struct EvalContext: Encodable {
         case indexMemoryBytes = "index_memory_bytes"
         case acceptScore = "accept_score"
         case failedQueries = "failed_queries"
+        case printLine = "print_line"
+        case overLine = "over_line"
         case labels
+    }
+}
+
+/// Places and collections over the accept line in whole visual searches, and how many were right.
+struct OverLineTally: Encodable {
+    var places = 0
+    var rightPlaces = 0
+    var collections = 0
+    var rightCollections = 0
+
+    /// The share of results over the line that are right (1 when there are none).
+    var precision: Double {
+        let all = places + collections
+        return all == 0 ? 1 : Double(rightPlaces + rightCollections) / Double(all)
+    }
+
+    /// Counts the results of one query of `expected` (nil: a photo of no catalog place) over the line.
+    mutating func add(_ items: [VisualSearchItem], expected: String?) {
+        for item in items where item.score >= 0.5 {
+            switch item.result {
+            case .place(let place):
+                places += 1
+                if place.id == expected { rightPlaces += 1 }
+            case .collection(let collection):
+                collections += 1
+                if let expected, collection.places.contains(expected) { rightCollections += 1 }
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(precision, forKey: .precision)
+        try container.encode(places, forKey: .places)
+        try container.encode(rightPlaces, forKey: .rightPlaces)
+        try container.encode(collections, forKey: .collections)
+        try container.encode(rightCollections, forKey: .rightCollections)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case precision, places, collections
+        case rightPlaces = "right_places"
+        case rightCollections = "right_collections"
+    }
+}
+
+/// The print-alone accept line of an evaluation's catalog (``PrintCalibration``), as reported.
+struct PrintLine: Encodable {
+    var evidence: Double
+    var falseMatchRate: Double
+    var nulls: Int
+    var nullsOver: Int
+    var places: Int
+
+    init(_ calibration: PrintCalibration) {
+        evidence = calibration.threshold
+        falseMatchRate = calibration.falseMatchRate
+        nulls = calibration.nullCount
+        nullsOver = calibration.nullsOverLine
+        places = calibration.places
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case evidence
+        case falseMatchRate = "false_match_rate"
+        case nulls
+        case nullsOver = "nulls_over"
+        case places
     }
 }
 
@@ -223,6 +341,14 @@ enum EvalOutput {
         lines.append("recall@1   \(f(s.recallAt1))")
         lines.append("recall@5   \(f(s.recallAt5))")
         lines.append("false-match rate \(f(s.falseMatchRate)) (no-place queries given a place; accept score \(c.acceptScore))")
+        if let line = c.printLine {
+            lines.append("print line evidence \(f(line.evidence)) over \(line.places) places: \(line.nullsOver) of \(line.nulls) null prints over it (target \(f(line.falseMatchRate)))")
+        } else {
+            lines.append("print line none (no null prints beside the feature-print model): the print alone accepts nothing")
+        }
+        if let over = c.overLine {
+            lines.append("precision over the line \(f(over.precision)) (places \(over.rightPlaces) of \(over.places) right, collections \(over.rightCollections) of \(over.collections))")
+        }
         lines.append("wrong-match rate \(f(s.wrongMatchRate)) (place queries given another place)")
         lines.append("latency ms      wall p50   wall p99    cpu p50    cpu p99")
         for stage in stages {
@@ -254,6 +380,7 @@ enum CandidateDump {
                                     "inliers": c.inliers, "votes": c.votes, "confidence": c.confidence,
                                     "mirrored": c.mirrored]
             if let similarity = c.similarity { o["similarity"] = similarity }
+            if let margin = c.margin { o["margin"] = margin }
             return o
         }
         let object: [String: Any] = [

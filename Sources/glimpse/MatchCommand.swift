@@ -40,6 +40,12 @@ struct MatchCommand: AsyncParsableCommand {
     @Option(help: "Results kept per picture.")
     var limit = 5
 
+    @Option(name: .customLong("min-score"), help: """
+        Keep every result scoring at least this, 0…1 (default: the accept line 0.5, so only what is accepted; \
+        0 also keeps the places the matcher ranked but did not accept, with their evidence).
+        """)
+    var minScore: Double?
+
     @Option(help: "Pictures matched at once (default: one per processor core).")
     var jobs: Int?
 
@@ -57,6 +63,7 @@ struct MatchCommand: AsyncParsableCommand {
         }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let minScore, !(0...1).contains(minScore) { throw ValidationError("--min-score must lie in 0…1, got \(minScore)") }
         if resume {
             guard output != nil else { throw ValidationError("--resume needs --output FILE: the run to continue") }
             guard format.isResumable else { throw ValidationError("--resume needs --format jsonl or csv") }
@@ -67,7 +74,7 @@ struct MatchCommand: AsyncParsableCommand {
         let format = RecordFormat(rawValue: self.format) ?? .jsonl
         do {
             let walker = try ImageWalker(root: directory, options: WalkOptions(recursive: recursive, allFiles: allFiles))
-            let matcher = CatalogMatcher(engine: try await matching.load())
+            let matcher = CatalogMatcher(engine: try await matching.load(), minimumScore: minScore)
             let runner = BatchRunner(matcher: matcher, jobs: jobs, limit: limit)
 
             var state = ResumeState()

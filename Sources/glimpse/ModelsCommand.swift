@@ -6,7 +6,7 @@ struct ModelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "Build and evaluate the labelled-reference label model.",
-        subcommands: [ModelsBuildCommand.self, ModelsEvaluateCommand.self]
+        subcommands: [ModelsBuildCommand.self, ModelsEvaluateCommand.self, ModelsNullPrintsCommand.self]
     )
 }
 

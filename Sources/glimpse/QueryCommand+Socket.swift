@@ -35,7 +35,8 @@ extension QueryCommand {
                         let box = try region().map {
                             RegionJSON(x: $0.x, y: $0.y, width: $0.width, height: $0.height)
                         }
-                        let answer = try await connection.query(image: bytes, labels: given, limit: limit, box: box)
+                        let answer = try await connection.query(
+                            image: bytes, labels: given, limit: limit, box: box, minimumScore: minScore)
                         printPage(answer, moreCommand: more)
                         if explain != nil { try writeExplain(try await connection.explain(image: bytes, box: box)) }
                     } catch let error as GlimpseClientError {

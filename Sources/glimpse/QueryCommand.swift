@@ -60,6 +60,12 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(name: .customLong("box"), help: "Search only this region of the picture: x,y,w,h as fractions 0…1 of its width and height.")
     var box: String?
 
+    @Option(name: .customLong("min-score"), help: """
+        List every result scoring at least this, 0…1 (default: the accept line 0.5 for a picture, so only \
+        what is accepted; 0 also lists the places the matcher ranked but did not accept, with their evidence).
+        """)
+    var minScore: Double?
+
     @Option(name: .customLong("explain"), help: "Write a PNG showing the picture, the matched reference photos and the inlier correspondences.")
     var explain: String?
 
@@ -74,6 +80,7 @@ struct QueryCommand: AsyncParsableCommand {
             throw ValidationError("give a FILE, --labels or --cursor")
         }
         guard (1...100).contains(limit) else { throw ValidationError("--limit must be in 1…100, got \(limit)") }
+        if let minScore, !(0...1).contains(minScore) { throw ValidationError("--min-score must lie in 0…1, got \(minScore)") }
         if box != nil || explain != nil, files.count != 1 {
             throw ValidationError("--box and --explain need exactly one FILE")
         }
@@ -125,7 +132,8 @@ struct QueryCommand: AsyncParsableCommand {
             return
         }
         if files.isEmpty {
-            let page = try await loaded.search(SemanticContentDescriptor(labels: given, pixelBuffer: nil), limit: limit)
+            let page = try await loaded.search(
+                SemanticContentDescriptor(labels: given, pixelBuffer: nil), limit: limit, region: nil, minimumScore: minScore)
             printPage(QueryResponseJSON(page: page), moreCommand: moreCommand())
             return
         }
@@ -144,7 +152,8 @@ struct QueryCommand: AsyncParsableCommand {
             }
             let decodedAt = clock.now
             let page = try await loaded.search(
-                SemanticContentDescriptor(labels: given, pixelBuffer: decoded.pixelBuffer), limit: limit, region: region)
+                SemanticContentDescriptor(labels: given, pixelBuffer: decoded.pixelBuffer), limit: limit, region: region,
+                minimumScore: minScore)
             if explain != nil {
                 do {
                     try writeExplain(try loaded.explain(decoded.pixelBuffer, region: region).pngData())

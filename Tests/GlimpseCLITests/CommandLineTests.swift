@@ -100,6 +100,29 @@ struct CommandLineTests {
         #expect(bad.status != 0 && bad.err.contains("--box"))
     }
 
+    @Test func minScoreListsThePlacesRankedBelowTheLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A gradient with noise: no catalog place.
+        var state: UInt32 = 4_242
+        let nothing = try TestImages.image(width: 640, height: 480) { x, y in
+            state = state &* 1_103_515_245 &+ 12_345
+            let noise = UInt8(truncatingIfNeeded: state >> 24) / 4
+            return (UInt8(x / 3 % 256) &+ noise, 60 &+ noise, UInt8(y / 2 % 256) &+ noise)
+        }
+        let picture = directory.appendingPathComponent("nothing.png").path
+        try Data(try nothing.pngData()).write(to: URL(fileURLWithPath: picture))
+        let plain = try glimpse(["query", picture])
+        #expect(plain.status == 0, "\(plain.err)")
+        #expect(plain.out.contains("no results"), "\(plain.out)")
+        let open = try glimpse(["query", picture, "--min-score", "0", "--limit", "20"])
+        #expect(open.status == 0, "\(open.err)")
+        #expect(open.out.contains("possible match") && open.out.contains("not accepted: below the line 0.5"), "\(open.out)")
+        let bad = try glimpse(["query", picture, "--min-score", "1.5"])
+        #expect(bad.status != 0 && bad.err.contains("--min-score"))
+    }
+
     @Test func modelsEvaluateReportsTheGainOverTheBaselineWithAnInterval() throws {
         // A labelled folder of 36 catalog photos (its photos/ a link to the catalog's), leave-one-out:
         // both extractors, and the paired bootstrap of their difference.

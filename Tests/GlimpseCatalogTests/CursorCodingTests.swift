@@ -39,13 +39,15 @@ struct CursorCodingTests {
     }
 
     /// Signed cursor bodies the encoder never writes: 10,001 (just above 1) as the minimum fit (bytes 13–14),
-    /// a label weight (19–20), a match score (24–25) or a region value (36–37), or 2 as the accepted flag
-    /// (26) or the region flag (31). The body is version 0, snapshot 1–8, offset 9–12, fit 13–14, source 15,
-    /// label count 16, one label 17–20, match count 21, one match 22–39 (place, score, accepted, inliers,
-    /// region flag, region).
+    /// a label weight (19–20), a match score (24–25), a region value (36–37), a print similarity (40–41),
+    /// a margin (42–43) or the minimum score (44–45), or 2 as the accepted flag (26) or the region flag (31).
+    /// The body is version 0, snapshot 1–8, offset 9–12, fit 13–14, source 15, label count 16, one label
+    /// 17–20, match count 21, one match 22–43 (place, score, accepted, inliers, region flag, region,
+    /// similarity, margin), minimum score 44–45.
     @Test("a signed cursor holding a weight, score or fit above 1, or an accepted flag past 1, is refused",
           arguments: [(13, [0x27, 0x11]), (19, [0x27, 0x11]), (24, [0x27, 0x11]), (26, [2]), (31, [2]),
-                      (36, [0x27, 0x11])] as [(Int, [UInt8])])
+                      (36, [0x27, 0x11]), (40, [0x27, 0x11]), (42, [0x27, 0x11]), (44, [0x27, 0x11])]
+              as [(Int, [UInt8])])
     func signedCursorOutOfRange(position: Int, replacement: [UInt8]) throws {
         let key = CursorKey(passphrase: "test")
         let contents = VisualSearchCursorCodec.Contents(
@@ -53,11 +55,12 @@ struct CursorCodingTests {
             evidence: VisualSearchEvidence(
                 labels: [.init(offset: 3, weight: 10_000)], labelSource: .given,
                 matches: [.init(placeOffset: 9, score: 10_000, accepted: true, inliers: 41,
-                                region: .init(x: 0, y: 100, width: 5_000, height: 9_900))],
-                minimumLabelFit: 10_000))
+                                region: .init(x: 0, y: 100, width: 5_000, height: 9_900), similarity: 10_000,
+                                margin: -10_000)],
+                minimumLabelFit: 10_000, minimumScore: 10_000))
         var body = Array(try #require(Base64URL.decode(VisualSearchCursorCodec.encode(contents, key: key)))
             .dropLast(VisualSearchCursorCodec.tagLength))
-        #expect(body.count == 40)
+        #expect(body.count == 46)
         #expect(VisualSearchCursorCodec.decode(VisualSearchCursorCodec.sign(body, key: key), key: key) == contents)
         body.replaceSubrange(position..<(position + replacement.count), with: replacement)
         #expect(VisualSearchCursorCodec.decode(VisualSearchCursorCodec.sign(body, key: key), key: key) == nil)

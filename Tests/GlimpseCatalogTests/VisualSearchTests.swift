@@ -20,15 +20,21 @@ struct VisualSearchTests {
             PlaceMatchCandidate(placeID: Self.boats, score: 0.8, accepted: true, inliers: 40),
             PlaceMatchCandidate(placeID: "misty-lake-blue-hour", score: 0.1, accepted: false, inliers: 6),
         ])
-        let page = try await Self.query(matcher: matcher)
-            .search(SemanticContentDescriptor(pixelBuffer: try tinyPicture()))
+        let query = Self.query(matcher: matcher)
+        let accepted = try await query.search(SemanticContentDescriptor(pixelBuffer: try tinyPicture()))
+        // By default only what is over the line: the place and the collections holding it.
         let place = try #require(Fixtures.catalog.place(id: Self.boats))
+        #expect(accepted.items.count == 1 + place.collections.count)
+        #expect(accepted.items.allSatisfy { $0.score >= 0.5 && $0.reason.accepted })
+        let page = try await query.search(SemanticContentDescriptor(pixelBuffer: try tinyPicture()), minimumScore: 0)
         #expect(page.items.first?.result == .place(place))
         #expect(page.items.first?.score == 0.8)
         #expect(page.items.first?.reason.matchedPlaceID == Self.boats)
         #expect(page.items.first?.reason.inliers == 40)
-        // The rejected candidate is not a result.
-        #expect(!page.results.contains { $0.entityIdentifierString == "misty-lake-blue-hour" })
+        // The rejected candidate is only a suggestion below the line, with its evidence.
+        let misty = try #require(page.items.first { $0.result.entityIdentifierString == "misty-lake-blue-hour" })
+        #expect(misty.score == 0.1 && !misty.reason.accepted && misty.reason.inliers == 6)
+        #expect(misty.reason.description.hasSuffix("not accepted: below the line 0.5"))
         // Labels came from the matched place, so all its labels vote.
         #expect(page.labelSource == .matchedPlace)
         #expect(page.labels.map(\.label) == place.labels)
@@ -39,15 +45,15 @@ struct VisualSearchTests {
             #expect(item.reason.matchedPlaceID == Self.boats)
             #expect(item.score >= 0.8)
         }
+        // Then the suggestions, all below the line: never tied with an accepted result.
         for item in page.items.dropFirst(1 + place.collections.count) {
-            guard case .collection(let collection) = item.result else {
-                Issue.record("places must come before collections")
-                continue
-            }
+            #expect(item.score < 0.5 && !item.reason.accepted)
+            guard case .collection(let collection) = item.result else { continue }
             #expect(!place.collections.contains(collection.id))
-            #expect(item.reason.matchedPlaceID == nil)
-            #expect(item.reason.labelFit >= 0.2)
-            #expect(item.score == item.reason.labelFit)
+            if item.reason.matchedPlaceID == nil {
+                #expect(item.reason.labelFit >= 0.2)
+                #expect(item.score == VisualSearchRanking.round(0.4999 * item.reason.labelFit))
+            }
         }
         #expect(page.items.count <= 10)
     }
@@ -129,7 +135,10 @@ struct VisualSearchTests {
 
     @Test func derivedLabelsAreUsedWhenNoneAreGiven() async throws {
         let labeler = FixedLabeler(labels: [ScoredLabel(label: "flower", score: 0.9), ScoredLabel(label: "plant", score: 0.3)])
-        let page = try await Self.query(labeler: labeler).search(SemanticContentDescriptor(pixelBuffer: try tinyPicture()))
+        // Nothing is accepted, so the collections the labels fit are suggestions, listed on request.
+        let input = SemanticContentDescriptor(pixelBuffer: try tinyPicture())
+        #expect(try await Self.query(labeler: labeler).search(input).items.isEmpty)
+        let page = try await Self.query(labeler: labeler).search(input, minimumScore: 0)
         #expect(page.labelSource == .derived)
         #expect(page.labels == [ScoredLabel(label: "flower", score: 0.9), ScoredLabel(label: "plant", score: 0.3)])
         #expect(page.results.first?.entityIdentifierString == "flowers")
@@ -140,6 +149,44 @@ struct VisualSearchTests {
         #expect(page.items.isEmpty)
         #expect(page.nextCursor == nil)
         #expect(page.labelSource == .none)
+    }
+
+    @Test func aCollectionFittingTheLabelsOnlyNeverTiesAMatchedOne() async throws {
+        // A place accepted right at the line, and labels that a collection without it fits perfectly.
+        let matcher = FixedMatcher(candidates: [PlaceMatchCandidate(placeID: Self.boats, score: 0.5, accepted: true)])
+        let boats = try #require(Fixtures.catalog.place(id: Self.boats))
+        let other = try #require(Fixtures.catalog.collections.first { !boats.collections.contains($0.id) })
+        let labels = Array(Set(other.places.compactMap { Fixtures.catalog.place(id: $0)?.labels.first }))
+        let input = SemanticContentDescriptor(labels: labels, pixelBuffer: try tinyPicture())
+        let page = try await Self.query(matcher: matcher).search(input, limit: 100, minimumScore: 0)
+        let matched = page.items.filter(\.reason.accepted)
+        let suggested = page.items.filter { !$0.reason.accepted }
+        #expect(matched.count == 1 + boats.collections.count)
+        #expect(suggested.contains { $0.result.entityIdentifierString == other.id })
+        // Every matched result comes first and scores strictly higher than every suggestion.
+        #expect(Array(page.items.prefix(matched.count)) == matched)
+        let lowest = try #require(matched.map(\.score).min())
+        #expect(suggested.allSatisfy { $0.score < lowest && $0.score < 0.5 })
+        #expect(matched.allSatisfy { $0.score >= 0.5 })
+        // The default answer is what is accepted alone.
+        let answer = try await Self.query(matcher: matcher).search(input, limit: 100)
+        #expect(answer.items == matched)
+    }
+
+    @Test func aPictureOfNothingAnswersNothingByDefaultAndItsCandidatesOnRequest() async throws {
+        let matcher = FixedMatcher(candidates: [
+            PlaceMatchCandidate(placeID: "eiffel-tower", score: 0.3, accepted: false, inliers: 4, similarity: 0.61,
+                                margin: 0.04),
+        ])
+        let input = SemanticContentDescriptor(pixelBuffer: try tinyPicture())
+        #expect(try await Self.query(matcher: matcher).search(input).items.isEmpty)
+        let all = try await Self.query(matcher: matcher).search(input, minimumScore: 0)
+        let tower = try #require(all.items.first)
+        #expect(tower.result.entityIdentifierString == "eiffel-tower")
+        #expect(tower.score == 0.3 && !tower.reason.accepted)
+        #expect(tower.reason.printSimilarity == 0.61 && tower.reason.printMargin == 0.04)
+        #expect(tower.reason.description
+                == "possible match eiffel-tower (0.30, print 0.61, margin 0.04, 4 inliers), not accepted: below the line 0.5")
     }
 
     @Test func valuesForReturnsTheFirstPage() async throws {
@@ -157,12 +204,12 @@ struct VisualSearchTests {
         ])
         let query = Self.query(matcher: matcher)
         let input = SemanticContentDescriptor(labels: ["tower", "sky", "tree", "water"], pixelBuffer: try tinyPicture())
-        let full = try await query.search(input, limit: 100)
+        let full = try await query.search(input, limit: 100, minimumScore: 0)
         #expect(full.nextCursor == nil)
         #expect(full.totalCount == full.items.count)
         #expect(full.totalCount > 7)
         for size in [1, 2, 3, 7] {
-            var page = try await query.search(input, limit: size)
+            var page = try await query.search(input, limit: size, minimumScore: 0)
             var joined = page.items
             while let cursor = page.nextCursor {
                 page = try query.page(after: cursor, limit: size)

@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+
+/// Where photos of no catalog place land against one catalog, by feature print alone: the line above
+/// which the matcher accepts a place on its print evidence without any geometry.
+///
+/// A candidate's print evidence is `e = c + w · m`: its print similarity `c` plus
+/// ``MatchDecision/printMarginWeight`` times its margin `m = c − max(r, rivalFloor)` over the most
+/// similar other place `r`. For each null print (``NullPrints``: photos of no catalog place) the
+/// evidence of its best place in this catalog is measured; ``threshold`` is set so that at most
+/// ``MatchDecision/falseMatchRate`` of them lie above it. How close the nearest place comes to a photo
+/// of nothing depends on the catalog (its size, how alike its places are), so the line is measured for
+/// the catalog served: when the matcher is built, and again, in the background, after every edit.
+public struct PrintCalibration: Sendable, Hashable {
+    /// The evidence at the accept line: a candidate whose evidence exceeds it is accepted on its print.
+    public let threshold: Double
+    /// The target share of null prints over the line.
+    public let falseMatchRate: Double
+    /// The null prints measured.
+    public let nullCount: Int
+    /// The null prints whose best place lies over the line on this catalog (at most `falseMatchRate · nullCount`).
+    public let nullsOverLine: Int
+    /// The number of places (groups with a print) the nulls were measured against.
+    public let places: Int
+
+    /// Creates a calibration from its parts.
+    public init(threshold: Double, falseMatchRate: Double, nullCount: Int, nullsOverLine: Int, places: Int) {
+        self.threshold = threshold
+        self.falseMatchRate = falseMatchRate
+        self.nullCount = nullCount
+        self.nullsOverLine = nullsOverLine
+        self.places = places
+    }
+
+    /// The line over `evidence`, the best-place evidence of each null print: the smallest value that
+    /// at most `rate` of them exceed (just above the `⌊rate · n⌋ + 1`-th largest).
+    public static func line(over evidence: [Double], rate: Double, places: Int) -> PrintCalibration? {
+        let finite = evidence.filter(\.isFinite).sorted(by: >)
+        guard !finite.isEmpty else { return nil }
+        let allowed = max(0, Int((min(max(rate, 0), 1) * Double(finite.count)).rounded(.down)))
+        let threshold = allowed < finite.count ? finite[allowed] + 1e-6 : -Double.infinity
+        let over = finite.prefix { $0 > threshold }.count
+        return PrintCalibration(
+            threshold: threshold, falseMatchRate: rate, nullCount: finite.count, nullsOverLine: over, places: places)
+    }
+}
+
+extension MatchDecision {
+    /// The print evidence `e = c + w · m` of a candidate with print similarity `similarity` when the most
+    /// similar other place has `rival`.
+    public func printEvidence(similarity: Double, rival: Double) -> Double {
+        let margin = similarity - max(rival.isFinite ? rival : 0, rivalFloor)
+        return similarity + printMarginWeight * margin
+    }
+
+    /// The confidence the print alone gives: `σ(printSlope · (e − threshold))`, exactly
+    /// ``acceptLine`` at the calibrated line.
+    public func printConfidence(similarity: Double, rival: Double, calibration: PrintCalibration) -> Double {
+        let e = printEvidence(similarity: similarity, rival: rival)
+        guard e.isFinite, calibration.threshold.isFinite else { return 0 }
+        return 1 / (1 + exp(-printSlope * (e - calibration.threshold)))
+    }
+}
+
+/// A matcher's current print calibration, replaced when a recalibration after an edit finishes.
+final class PrintCalibrationState: Sendable {
+    private let state: Mutex<(calibration: PrintCalibration?, pending: Task<PrintCalibration?, Never>?)>
+
+    init(_ calibration: PrintCalibration?) {
+        state = Mutex((calibration, nil))
+    }
+
+    var calibration: PrintCalibration? { state.withLock { $0.calibration } }
+
+    func set(_ calibration: PrintCalibration?) { state.withLock { $0.calibration = calibration } }
+
+    /// Keeps `task` as the recalibration under way; its result replaces the calibration when it ends.
+    func pending(_ task: Task<PrintCalibration?, Never>) { state.withLock { $0.pending = task } }
+
+    /// The recalibration under way, if any.
+    var task: Task<PrintCalibration?, Never>? { state.withLock { $0.pending } }
+}
+
+extension VisualMatcher {
+    /// The print calibration in force (``PrintCalibration``); `nil` when the matcher has no null prints of
+    /// its printer's network, and then only geometry and the logistic model accept.
+    public var printCalibration: PrintCalibration? { calibrationState.calibration }
+
+    /// Waits for a recalibration under way (after an edit) and returns the calibration in force.
+    public func calibrated() async -> PrintCalibration? {
+        if let task = calibrationState.task { _ = await task.value }
+        return calibrationState.calibration
+    }
+
+    /// Measures the null prints against this matcher's live references: the calibration for this catalog.
+    /// A matrix product of the nulls against every reference view (under a second for 630 nulls and 91
+    /// places on one core); `nil` without null prints of the printer's dimension.
+    public func measureCalibration() -> PrintCalibration? {
+        guard let nulls = nullPrints, printDimension > 0, nulls.dimension == printDimension, nulls.count > 0 else {
+            return nil
+        }
+        let decision = configuration.decision
+        var evidence: [Double] = []
+        evidence.reserveCapacity(nulls.count)
+        var places = 0
+        for row in 0..<nulls.count {
+            let query = Array(nulls.values[(row * printDimension)..<((row + 1) * printDimension)])
+            let comparison = groupComparison(of: query)
+            places = comparison.bestReferences.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+            guard comparison.bestIndex >= 0, comparison.bestReferences[comparison.bestIndex] >= 0 else { continue }
+            evidence.append(decision.printEvidence(
+                similarity: Double(comparison.best), rival: Double(comparison.second)))
+        }
+        guard places > 1 else { return nil }
+        return PrintCalibration.line(over: evidence, rate: decision.falseMatchRate, places: places)
+    }
+
+    /// Measures the calibration again in the background; until it ends the previous one stays in force.
+    func recalibrateInBackground() {
+        guard nullPrints != nil else { return }
+        let state = calibrationState
+        let task = Task.detached(priority: .utility) { [self] () -> PrintCalibration? in
+            let fresh = self.measureCalibration()
+            state.set(fresh)
+            return fresh
+        }
+        state.pending(task)
+    }
+}

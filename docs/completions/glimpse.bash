@@ -266,7 +266,7 @@ _glimpse_query() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --labels --limit --cursor --box --explain --socket)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --labels --limit --cursor --box --min-score --explain --socket)
     __glimpse_offer_flags_options -1
 
     # Offer option value completions
@@ -295,6 +295,9 @@ _glimpse_query() {
     '--box')
         return
         ;;
+    '--min-score')
+        return
+        ;;
     '--explain')
         return
         ;;
@@ -308,7 +311,7 @@ _glimpse_match() {
     repeating_flags=()
     non_repeating_flags=(--recursive --all-files --resume --no-feature-cache --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --limit --jobs --output --catalog --feature-cache --label-model --model --featureprint-model)
+    non_repeating_options=(--format --limit --min-score --jobs --output --catalog --feature-cache --label-model --model --featureprint-model)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -317,6 +320,9 @@ _glimpse_match() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    '--min-score')
         return
         ;;
     '--jobs')
@@ -409,9 +415,9 @@ _glimpse_decode() {
 
 _glimpse_eval() {
     repeating_flags=()
-    non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
+    non_repeating_flags=(--no-feature-cache --no-featureprint --json --precision --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --queries --leave-out)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --queries --leave-out --false-match-rate --min-score)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -432,6 +438,12 @@ _glimpse_eval() {
         return
         ;;
     '--leave-out')
+        return
+        ;;
+    '--false-match-rate')
+        return
+        ;;
+    '--min-score')
         return
         ;;
     esac
@@ -506,13 +518,13 @@ _glimpse_models() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    build|evaluate)
+    build|evaluate|null-prints)
         # Offer subcommand argument completions
         "_glimpse_models_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'build evaluate' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'build evaluate null-prints' -- "${cur}"))
         ;;
     esac
 }
@@ -560,6 +572,27 @@ _glimpse_models_evaluate() {
         return
         ;;
     '--extractor')
+        return
+        ;;
+    esac
+}
+
+_glimpse_models_null-prints() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--featureprint-model --output --source)
+    __glimpse_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--featureprint-model')
+        return
+        ;;
+    '--output')
+        return
+        ;;
+    '--source')
         return
         ;;
     esac

@@ -127,6 +127,7 @@ _glimpse_query() {
         '--limit[Results per page, 1…100.]:limit:'
         '--cursor[Continue from the cursor a previous page printed.]:cursor:'
         '--box[Search only this region of the picture\: x,y,w,h as fractions 0…1 of its width and height.]:box:'
+        '--min-score[List every result scoring at least this, 0…1 (default\: the accept line 0.5 for a picture, so only what is accepted; 0 also lists the places the matcher ranked but did not accept, with their evidence).]:min-score:'
         '--explain[Write a PNG showing the picture, the matched reference photos and the inlier correspondences.]:explain:'
         '--json[Print the page as JSON.]'
         '--socket[Ask the daemon on this socket (glimpse serve) instead of loading the catalog.]:socket:'
@@ -146,6 +147,7 @@ _glimpse_match() {
         '--all-files[Try every file, not only those named .jpg, .jpeg or .png.]'
         '--format[Record format\: jsonl, csv or table.]:format:'
         '--limit[Results kept per picture.]:limit:'
+        '--min-score[Keep every result scoring at least this, 0…1 (default\: the accept line 0.5, so only what is accepted; 0 also keeps the places the matcher ranked but did not accept, with their evidence).]:min-score:'
         '--jobs[Pictures matched at once (default\: one per processor core).]:jobs:'
         '--output[Write records to this file instead of standard output.]:output:'
         '--resume[Continue an interrupted run from its --output file.]'
@@ -225,6 +227,9 @@ _glimpse_eval() {
         '--queries[The query manifest (JSON).]:queries:'
         '--json[Print one JSON object with recall_at_1, recall_at_5, false_match_rate, queries, latency_ms, cpu_ms, recall_by_op (and label_f1, labels when the manifest lists labels).]'
         '--leave-out[Leave every Nth catalog place out of the index; queries of those places must then match nothing.]:leave-out:'
+        '--false-match-rate[The share of photos of no catalog place (the null prints beside the feature-print model) the print-alone accept line lets over it on this catalog (default 0.01).]:false-match-rate:'
+        '--min-score[Count the first candidate at or above this confidence as the answer instead of the accepted one (0 takes the first candidate whatever its score; default\: the accept line, 0.5, as served).]:min-score:'
+        '--precision[Also run the whole visual search for each query (outside the timings) and report the precision over the accept line\: the share of places and collections scoring 0.5 or more that are right (the place shown, or a collection holding it; for a photo of no catalog place every one is wrong).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -277,12 +282,13 @@ _glimpse_models() {
         local -ar subcommands=(
             'build:Rebuild the label model from labelled photos.'
             'evaluate:Measure label F1 on unseen photos, next to a colour-histogram baseline.'
+            'null-prints:Write the feature prints of photos of no catalog place (the matcher'\''s null prints).'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        build|evaluate)
+        build|evaluate|null-prints)
             "_glimpse_models_${words[1]}" && ret=0
             ;;
         esac
@@ -317,6 +323,21 @@ _glimpse_models_evaluate() {
         '--queries[A folder of distorted queries with queries.json.]:queries:'
         '*--extractor[Extractors to compare (default\: featureprint, scene and colour-histogram).]:extractor:'
         '--json[Print the report as JSON.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_models_null-prints() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--featureprint-model[The feature-print network (default\: Models/featureprint.glimpsemodel).]:featureprint-model:'
+        '--output[Where to write (default\: the model'\''s path with the extension .nulls).]:output:'
+        '--source[A sentence saying where the photos came from, stored in the file.]:source:'
+        '*:inputs:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -1,33 +1,23 @@
+import CGlimpseVisionKernels
+
 /// Comparisons of one feature print with many: the cosine similarities, and the most similar.
 enum PrintSimilarity {
     /// The dot product of `query` with each `dimension`-long row of `rows` (for L2-normalised prints,
-    /// the cosine similarity), in row order.
+    /// the cosine similarity), in row order; the loop is `glimpse_dot_rows` of `CGlimpseVisionKernels`,
+    /// which keeps the same bits in every build.
     static func cosines(_ query: [Float], against rows: [Float], dimension: Int) -> [Float] {
         guard dimension > 0, query.count == dimension else { return [] }
         let count = rows.count / dimension
-        var out = [Float](repeating: 0, count: count)
-        query.withUnsafeBufferPointer { q in
-            rows.withUnsafeBufferPointer { r in
-                for row in 0..<count {
-                    let base = row * dimension
-                    var acc = SIMD8<Float>()
-                    var i = 0
-                    while i + 8 <= dimension {
-                        let a = SIMD8<Float>(q[i..<(i + 8)])
-                        let b = SIMD8<Float>(r[(base + i)..<(base + i + 8)])
-                        acc += a * b
-                        i += 8
-                    }
-                    var sum = acc.sum()
-                    while i < dimension {
-                        sum += q[i] * r[base + i]
-                        i += 1
-                    }
-                    out[row] = sum
+        guard count > 0 else { return [] }
+        return [Float](unsafeUninitializedCapacity: count) { out, initialized in
+            query.withUnsafeBufferPointer { q in
+                rows.withUnsafeBufferPointer { r in
+                    // Both base addresses exist: `query` holds `dimension` > 0 floats, `rows` at least one row.
+                    glimpse_dot_rows(q.baseAddress, r.baseAddress, count, dimension, out.baseAddress)
                 }
             }
+            initialized = count
         }
-        return out
     }
 
     /// The indices of the `count` largest values of `values`, largest first (ties: lower index first).

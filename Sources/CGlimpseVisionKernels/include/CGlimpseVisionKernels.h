@@ -1,6 +1,7 @@
 // The hot loops of GlimpseVision: Hamming-distance kernels over 256-bit binary descriptors (four
 // 64-bit words each), FAST-9 corner detection, the Harris response that ranks the corners, the binomial
-// smoothing of pyramid levels and the intensity moments that orient keypoints.
+// smoothing of pyramid levels, the intensity moments that orient keypoints, and the dot products of
+// one feature print with many.
 //
 // The only C in GlimpseVision. It exists so popcount, AVX2 and AVX-512 can be used on x86-64
 // without compiling the whole package for a newer CPU: each kernel is compiled for the generic
@@ -73,6 +74,11 @@ size_t glimpse_fast9(const uint8_t *image, int width, int height, int border, in
 void glimpse_bilinear(const uint8_t *src, int width, int height, const int32_t *x_index, const uint16_t *x_weight,
                       int out_width, const int32_t *y_index, const uint16_t *y_weight, int out_height, int variant,
                       uint16_t *column, uint8_t *dst);
+
+/// The dot product of the `dimension` floats at `query` with each of `count` rows of `dimension` floats
+/// stored contiguously at `rows`, written to `out[0..<count]` in row order. Eight lane sums added in
+/// order, no fused multiply-add: the same bits in every build and on every CPU.
+void glimpse_dot_rows(const float *query, const float *rows, size_t count, size_t dimension, float *out);
 
 /// The `width × height` bytes at `src` smoothed by the 9-tap binomial kernel (1 8 28 56 70 56 28 8 1)/256
 /// in each direction, edges clamped, into `dst` (`width × height` bytes); `mid` is scratch for the

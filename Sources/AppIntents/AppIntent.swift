@@ -9,8 +9,8 @@ public protocol AppIntent: Sendable {
 
     /// The intent's name, a verb and a noun: "Open Landmark".
     static var title: LocalizedStringResource { get }
-    /// A sentence saying what the intent does.
-    static var description: IntentDescription? { get }
+    /// A sentence saying what the intent does (empty unless the intent gives one).
+    static var description: IntentDescription { get }
     /// Whether running the intent brings the app to the foreground.
     static var openAppWhenRun: Bool { get }
     /// Whether the system may offer the intent to people.
@@ -24,8 +24,8 @@ public protocol AppIntent: Sendable {
 }
 
 extension AppIntent {
-    /// No description.
-    public static var description: IntentDescription? { nil }
+    /// No description: an empty sentence.
+    public static var description: IntentDescription { IntentDescription("") }
     /// The app stays in the background.
     public static var openAppWhenRun: Bool { false }
     /// Discoverable.

@@ -5,14 +5,14 @@
 /// compares against into a ``ComparatorMappingType`` of the query's choosing (a predicate, a URL query
 /// item, Glimpse's `EntityQueryComparison`). ``entities(matching:mode:sortedBy:limit:)`` receives those
 /// mapped values and runs them.
+///
+/// `static var properties` and `static var sortingOptions` are declared by each query but are not
+/// requirements here: `ComparatorMappingType` is inferred from ``entities(matching:mode:sortedBy:limit:)``
+/// alone, so that `static let properties = QueryProperties { … }` (whose type depends on it) resolves
+/// without a cycle wherever it is written.
 public protocol EntityPropertyQuery: EntityQuery {
     /// What the comparator closures produce and ``entities(matching:mode:sortedBy:limit:)`` receives.
     associatedtype ComparatorMappingType
-
-    /// The queryable properties and their comparators.
-    static var properties: QueryProperties { get }
-    /// The properties results can be sorted by.
-    static var sortingOptions: SortingOptions { get }
 
     /// The entities that satisfy all (`.and`) or any (`.or`) of `comparators`, sorted by the keys in
     /// order, at most `limit` of them (`nil` means no limit).
@@ -36,8 +36,6 @@ extension EntityPropertyQuery {
     /// How comparators combine.
     public typealias ComparatorMode = EntityQueryComparatorMode
 
-    /// No sorting unless the query declares it.
-    public static var sortingOptions: SortingOptions { SortingOptions {} }
 }
 
 /// How to combine several comparators: all must hold (`and`) or at least one (`or`).

@@ -112,19 +112,21 @@ struct EntitiesCommand: AsyncParsableCommand {
             entities = loaded.searchEntities(search, types: types)
         } else {
             let sortKeys = sorts.map(PropertySort.init(parsing:))
-            do {
+            do throws(EntityQueryError) {
                 if type == .collection {
                     let parsed = try comparisons.map(CollectionQuery.queryableProperties.comparison(parsing:))
-                    entities = try await collections.entities(
-                        matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
+                    entities = try CollectionQuery.queryableProperties.apply(
+                        to: collections.catalog.collections, matching: parsed, mode: mode.comparatorMode,
+                        sortedBy: sortKeys, limit: limit
                     ).map(EntityJSON.init)
                 } else {
                     let parsed = try comparisons.map(PlaceQuery.queryableProperties.comparison(parsing:))
-                    entities = try await places.entities(
-                        matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
+                    entities = try PlaceQuery.queryableProperties.apply(
+                        to: places.catalog.places, matching: parsed, mode: mode.comparatorMode,
+                        sortedBy: sortKeys, limit: limit
                     ).map(EntityJSON.init)
                 }
-            } catch let error as EntityQueryError {
+            } catch {
                 throw IntentsCommandError(error.description)
             }
         }

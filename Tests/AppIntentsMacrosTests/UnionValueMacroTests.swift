@@ -3,7 +3,7 @@ import MacroTesting
 import Testing
 
 /// What `@UnionValue` and `@ComputedProperty` expand to, and what they report.
-@Suite(.macros(["UnionValue": UnionValueMacro.self, "ComputedProperty": ComputedPropertyMacro.self], record: .never))
+@Suite(.macros(["UnionValue": UnionValueMacro.self, "ComputedProperty": ComputedPropertyMacro.self]))
 struct UnionValueMacroTests {
     @Test func expandsAnEnumOfEntities() {
         assertMacro {

@@ -1,6 +1,6 @@
-/// One property an ``EntityPropertyQuery`` can filter and sort on: the counterpart of App Intents'
-/// `QueryableProperty`, declared with a name, a type, the comparators it supports and how to read
-/// it from an entity.
+/// One property the engine can filter and sort entities on, by name (the daemon's and
+/// `glimpse entities --where`'s vocabulary): a name, a type, the comparators it supports and how to
+/// read it from an entity. App Intents' `EntityQueryProperty` names a property by key path instead.
 public struct QueryableProperty<Entity: AppEntity>: Sendable {
     /// The name used in queries, such as `kind`.
     public let name: String
@@ -92,7 +92,8 @@ public struct QueryableProperty<Entity: AppEntity>: Sendable {
     }
 }
 
-/// The set of queryable properties of one entity type: App Intents' `QueryableProperties`.
+/// The set of queryable properties of one entity type, by name: what the engine checks and runs (an
+/// `EntityPropertyQuery`'s `QueryProperties` declaration maps its comparators to comparisons of these).
 public struct QueryableProperties<Entity: AppEntity>: Sendable {
     /// The properties, in declaration order.
     public let properties: [QueryableProperty<Entity>]
@@ -108,7 +109,7 @@ public struct QueryableProperties<Entity: AppEntity>: Sendable {
         properties.first { $0.name == name }
     }
 
-    /// The names of the properties that can be sorted on: App Intents' `sortingOptions`.
+    /// The names of the properties that can be sorted on.
     public var sortingOptions: [String] { properties.filter(\.isSortable).map(\.name) }
 
     /// Checks a comparison against the declarations and returns its property.
@@ -165,7 +166,8 @@ public struct EntityQueryComparison: Sendable, Hashable, CustomStringConvertible
     }
 }
 
-/// One sort key of a property query: App Intents' `PropertySort`, naming the property by string.
+/// One sort key of a property query, naming the property by string (App Intents' `EntityQuerySort`
+/// names it by key path; ``init(_:names:)`` converts).
 public struct PropertySort: Sendable, Hashable {
     /// Which way to sort.
     public enum Ordering: String, Sendable, Hashable {

@@ -39,6 +39,7 @@
 // glimpse-store-bench times the catalog store: import, and durable edit commits into a store of 10^4 places.
 // glimpse-live-bench times a live catalog of 10^4 references under edits against the same catalog loaded at start.
 // Micro-benchmarks live in the separate Benchmarks/ package, out of the default build.
+import CompilerPluginSupport
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -59,6 +60,10 @@ let package = Package(
         .library(name: "GlimpseVision", targets: ["GlimpseVision"]),
         .library(name: "GlimpseLabels", targets: ["GlimpseLabels"]),
         .library(name: "GlimpseFeaturePrint", targets: ["GlimpseFeaturePrint"]),
+        // Apple's App Intents query layer and Visual Intelligence's descriptor, for Linux: code written
+        // for iOS against these frameworks builds here unchanged (on Apple platforms the system's stand in).
+        .library(name: "AppIntents", targets: ["AppIntents"]),
+        .library(name: "VisualIntelligence", targets: ["VisualIntelligence", "CoreVideo"]),
         .library(name: "GlimpseIntents", targets: ["GlimpseIntents"]),
         .library(name: "GlimpseWire", targets: ["GlimpseWire"]),
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
@@ -89,6 +94,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The catalog store on PostgreSQL (GlimpseStorePostgres): the Swift server ecosystem's PostgreSQL client.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The @UnionValue and @ComputedProperty macros of AppIntents (AppIntentsMacros), and their tests.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     ],
     targets: [
         // MARK: C
@@ -160,9 +168,40 @@ let package = Package(
             dependencies: ["GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"],
             swiftSettings: swiftSettings
         ),
+        // Apple's query layer: entities, @Property, the four entity queries, EntityPropertyQuery's builders,
+        // AppEnum, AppIntent/OpenIntent with @Parameter, @Dependency, IntentValueQuery, @UnionValue.
+        .macro(
+            name: "AppIntentsMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AppIntents",
+            dependencies: ["AppIntentsMacros"],
+            swiftSettings: swiftSettings
+        ),
+        // CVReadOnlyPixelBuffer: Glimpse's read-only PixelBuffer under Core Video's name.
+        .target(
+            name: "CoreVideo",
+            dependencies: ["GlimpseImage"],
+            swiftSettings: swiftSettings
+        ),
+        // SemanticContentDescriptor; re-exports AppIntents and CoreVideo.
+        .target(
+            name: "VisualIntelligence",
+            dependencies: ["AppIntents", "CoreVideo"],
+            swiftSettings: swiftSettings
+        ),
+        // What Apple does not define: the engine's property comparisons, their text syntax, text search.
         .target(
             name: "GlimpseIntents",
-            dependencies: ["GlimpseImage"],
+            dependencies: ["AppIntents", "VisualIntelligence"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -173,6 +212,7 @@ let package = Package(
         .target(
             name: "GlimpseCatalog",
             dependencies: [
+                "AppIntents", "VisualIntelligence",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseVision", "GlimpseWire",
             ],
@@ -358,6 +398,17 @@ let package = Package(
                     exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
+        // App-Intents-style code as an iOS app writes it, compiled and run against AppIntents and VisualIntelligence.
+        .testTarget(name: "AppIntentsTests", dependencies: ["AppIntents", "VisualIntelligence", "GlimpseImage"],
+                    swiftSettings: swiftSettings),
+        // The notes' forms with mutable `static var`s, which only the Swift 5 language mode accepts.
+        .testTarget(name: "AppIntentsSeedStyleTests", dependencies: ["AppIntents"],
+                    swiftSettings: swiftSettings + [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "AppIntentsMacrosTests",
+                    dependencies: ["AppIntentsMacros",
+                                   .product(name: "MacroTesting", package: "swift-macro-testing"),
+                                   .product(name: "SwiftSyntaxMacros", package: "swift-syntax")],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
                                    "GlimpseFeaturePrint", "GlimpseWire"],

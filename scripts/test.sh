@@ -4,7 +4,8 @@
 # .build-fuzz, then $FUZZ_SMOKE_SECONDS, default 15, per target; a crash, leak or failed check stops
 # here), then runs the whole test suite, whose summary closes the output. FUZZ_SMOKE_SECONDS=0 leaves
 # the fuzz run out. The PostgreSQL store tests run against a throwaway server started here
-# (scripts/lib/postgres.sh; PostgreSQL is installed when missing) and removed on exit.
+# (scripts/lib/postgres.sh; PostgreSQL is installed when missing) and removed on exit. Before the suite,
+# scripts/example.sh builds the App Intents example in Examples/Landmarks and runs it on one photo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/common.sh
@@ -14,5 +15,6 @@ source scripts/lib/postgres.sh
 seconds="${FUZZ_SMOKE_SECONDS:-15}"
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "FUZZ_SMOKE_SECONDS must be a whole number of seconds" >&2; exit 2; }
 [ "$seconds" -eq 0 ] || ./scripts/fuzz.sh smoke "$seconds"
+./scripts/example.sh
 postgres_start
 swift test --parallel

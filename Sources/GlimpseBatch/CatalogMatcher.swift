@@ -86,7 +86,7 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         for item in page.items {
             let id = item.result.entityIdentifierString
             let ranked = RankedEntity(
-                type: item.result.typeName, id: id, title: item.result.displayRepresentation.title, score: item.score,
+                type: item.result.typeName, id: id, title: String(localized: item.result.displayRepresentation.title), score: item.score,
                 reason: item.reason.description)
             if best == nil, item.reason.accepted, case .place = item.result, item.reason.matchedPlaceID == id {
                 best = ranked

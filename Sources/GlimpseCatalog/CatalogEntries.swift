@@ -1,3 +1,4 @@
+public import AppIntents
 public import GlimpseWire
 
 /// A place in the catalog: one photographed subject, such as a landmark, a lake or an animal.
@@ -8,17 +9,23 @@ public struct PlaceEntity: Sendable, Hashable, Identifiable {
     /// The stable, unique, kebab-case id, such as `eiffel-tower`.
     public let id: String
     /// The display name, such as `Eiffel Tower`.
-    public let name: String
+    @Property(title: "Name", indexingKey: .title)
+    public var name: String
     /// What the place is: `lake`, `landmark`, `animal`, …
-    public let kind: String
+    @Property(title: "Kind")
+    public var kind: String
     /// The country, for landmarks; `nil` when the catalog gives none.
-    public let region: String?
+    @Property(title: "Region", indexingKey: .country)
+    public var region: String?
     /// The continent; `nil` when the catalog gives none (an empty string in the file).
-    public let continent: String?
+    @Property(title: "Continent")
+    public var continent: String?
     /// The scene labels visible in the photo, all from the catalog's vocabulary, in catalog order.
-    public let labels: [String]
+    @Property(title: "Labels", indexingKey: .keywords)
+    public var labels: [String]
     /// The ids of the collections this place belongs to, in catalog order.
-    public let collections: [String]
+    @Property(title: "Collections")
+    public var collections: [String]
     /// Its reference photos (one or more views), the first one the place's picture.
     public let photos: [PlacePhoto]
 
@@ -32,13 +39,13 @@ public struct PlaceEntity: Sendable, Hashable, Identifiable {
     /// store.
     public init(_ definition: PlaceDefinition, photos: [PlacePhoto]) {
         id = definition.id
+        self.photos = photos
         name = definition.name
         kind = definition.kind
         region = definition.region.flatMap { $0.isEmpty ? nil : $0 }
         continent = definition.continent.flatMap { $0.isEmpty ? nil : $0 }
         labels = definition.labels
         collections = definition.collections
-        self.photos = photos
     }
 }
 
@@ -61,20 +68,23 @@ public struct CollectionEntity: Sendable, Hashable, Identifiable {
     /// The stable, unique id, such as `waterside`.
     public let id: String
     /// The display name.
-    public let name: String
+    @Property(title: "Name", indexingKey: .title)
+    public var name: String
     /// One sentence describing what the collection holds.
-    public let summary: String
+    @Property(title: "Summary", indexingKey: .description)
+    public var summary: String
     /// The ids of the places in this collection, in catalog order.
-    public let places: [String]
+    @Property(title: "Places")
+    public var places: [String]
     /// The absolute path of the first member's photo, used as the collection's picture.
     public let coverPhotoPath: String?
 
     /// Creates a collection; ``Catalog`` fills `places` from the places that list it.
     public init(id: String, name: String, summary: String, places: [String], coverPhotoPath: String? = nil) {
         self.id = id
+        self.coverPhotoPath = coverPhotoPath
         self.name = name
         self.summary = summary
         self.places = places
-        self.coverPhotoPath = coverPhotoPath
     }
 }

@@ -2,18 +2,29 @@ public import GlimpseIntents
 
 /// Finds places in a catalog by id, by text and by property: the place entity's queries.
 ///
-/// Queryable properties: `id`, `name`, `kind`, `region` (may be nil), `continent` (may be nil),
-/// `labels` and `collections` (string lists: `contains`), `labelCount` (int). Text search weighs
+/// Queryable properties (``queryableProperties``, by name, as the daemon and `glimpse entities` take
+/// them): `id`, `name`, `kind`, `region` (may be nil), `continent` (may be nil), `labels` and
+/// `collections` (string lists: `contains`), `labelCount` (int). The `EntityPropertyQuery` declaration
+/// (``properties``, by key path) maps each comparator to the same named comparison. Text search weighs
 /// the name most, then region, kind, continent and labels.
+///
+/// `PlaceQuery()` (the entity's `defaultQuery`) searches the ``Catalog`` registered with
+/// `AppDependencyManager.shared.add(dependency:)`; `PlaceQuery(catalog:)` searches the one given.
 public struct PlaceQuery: EnumerableEntityQuery, EntityStringQuery, EntityPropertyQuery {
+    @Dependency private var registeredCatalog: Catalog
+    private let givenCatalog: Catalog?
+
     /// The catalog searched.
-    public let catalog: Catalog
+    public var catalog: Catalog { givenCatalog ?? registeredCatalog }
+
+    /// A query over the catalog registered with `AppDependencyManager`.
+    public init() { givenCatalog = nil }
 
     /// Creates a query over `catalog`.
-    public init(catalog: Catalog) { self.catalog = catalog }
+    public init(catalog: Catalog) { givenCatalog = catalog }
 
-    /// The queryable properties of ``PlaceEntity``.
-    public static let properties = EntityQueryProperties<PlaceEntity>([
+    /// The queryable properties of ``PlaceEntity`` by name: what the engine checks and runs.
+    public static let queryableProperties = QueryableProperties<PlaceEntity>([
         .string("id", title: "ID", \.id),
         .string("name", title: "Name", \.name),
         .string("kind", title: "Kind", \.kind),
@@ -56,17 +67,27 @@ public struct PlaceQuery: EnumerableEntityQuery, EntityStringQuery, EntityProper
 
 /// Finds collections in a catalog by id, by text and by property: the collection entity's queries.
 ///
-/// Queryable properties: `id`, `name`, `summary`, `places` (string list: `contains`) and
-/// `placeCount` (int). Text search weighs the name most, then the summary.
+/// Queryable properties (``queryableProperties``): `id`, `name`, `summary`, `places` (string list:
+/// `contains`) and `placeCount` (int); ``properties`` declares them by key path. Text search weighs the
+/// name most, then the summary.
+///
+/// `CollectionQuery()` searches the ``Catalog`` registered with `AppDependencyManager`;
+/// `CollectionQuery(catalog:)` the one given.
 public struct CollectionQuery: EnumerableEntityQuery, EntityStringQuery, EntityPropertyQuery {
+    @Dependency private var registeredCatalog: Catalog
+    private let givenCatalog: Catalog?
+
     /// The catalog searched.
-    public let catalog: Catalog
+    public var catalog: Catalog { givenCatalog ?? registeredCatalog }
+
+    /// A query over the catalog registered with `AppDependencyManager`.
+    public init() { givenCatalog = nil }
 
     /// Creates a query over `catalog`.
-    public init(catalog: Catalog) { self.catalog = catalog }
+    public init(catalog: Catalog) { givenCatalog = catalog }
 
-    /// The queryable properties of ``CollectionEntity``.
-    public static let properties = EntityQueryProperties<CollectionEntity>([
+    /// The queryable properties of ``CollectionEntity`` by name: what the engine checks and runs.
+    public static let queryableProperties = QueryableProperties<CollectionEntity>([
         .string("id", title: "ID", \.id),
         .string("name", title: "Name", \.name),
         .string("summary", title: "Summary", \.summary),

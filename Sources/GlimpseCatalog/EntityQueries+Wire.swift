@@ -74,23 +74,23 @@ extension Catalog {
         case "any", "or": mode = .or
         default: throw .unknownMode(name: request.mode ?? "")
         }
-        var sorts: [EntityQuerySort] = []
+        var sorts: [PropertySort] = []
         for key in request.sort ?? [] {
             switch key.order?.lowercased() ?? "ascending" {
-            case "ascending": sorts.append(EntityQuerySort(by: key.property, order: .ascending))
-            case "descending": sorts.append(EntityQuerySort(by: key.property, order: .descending))
+            case "ascending": sorts.append(PropertySort(by: key.property, order: .ascending))
+            case "descending": sorts.append(PropertySort(by: key.property, order: .descending))
             default: throw .unknownSortOrder(name: key.order ?? "")
             }
         }
         switch type {
         case .place:
-            let properties = PlaceQuery.properties
+            let properties = PlaceQuery.queryableProperties
             return try properties.apply(
                 to: places, matching: try Self.comparisons(request.comparators, in: properties), mode: mode,
                 sortedBy: sorts, limit: request.limit
             ).map(EntityJSON.init)
         case .collection:
-            let properties = CollectionQuery.properties
+            let properties = CollectionQuery.queryableProperties
             return try properties.apply(
                 to: collections, matching: try Self.comparisons(request.comparators, in: properties), mode: mode,
                 sortedBy: sorts, limit: request.limit
@@ -99,11 +99,11 @@ extension Catalog {
     }
 
     private static func comparisons<Entity>(
-        _ items: [ComparatorJSON], in properties: EntityQueryProperties<Entity>
+        _ items: [ComparatorJSON], in properties: QueryableProperties<Entity>
     ) throws(EntityQueryError) -> [EntityQueryComparison] {
         var comparisons: [EntityQueryComparison] = []
         for item in items {
-            guard let kind = EntityQueryComparator.Kind(rawValue: item.comparator) else {
+            guard let kind = PropertyComparator.Kind(rawValue: item.comparator) else {
                 throw .unknownComparator(name: item.comparator)
             }
             var operands: [String] = []

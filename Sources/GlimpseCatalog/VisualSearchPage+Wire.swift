@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseIntents
+import AppIntents
 public import GlimpseWire
 import GlimpseImage
 import GlimpseLabels
@@ -74,7 +74,7 @@ extension EntityJSON {
         self.init(
             type: "place", id: place.id,
             displayRepresentation: DisplayRepresentationJSON(
-                title: display.title, subtitle: display.subtitle,
+                title: String(localized: display.title), subtitle: display.subtitle.map { String(localized: $0) },
                 image: Self.imageURLPath(display, type: "place", id: place.id)
             ),
             properties: properties
@@ -87,7 +87,7 @@ extension EntityJSON {
         self.init(
             type: "collection", id: collection.id,
             displayRepresentation: DisplayRepresentationJSON(
-                title: display.title, subtitle: display.subtitle,
+                title: String(localized: display.title), subtitle: display.subtitle.map { String(localized: $0) },
                 image: Self.imageURLPath(display, type: "collection", id: collection.id)
             ),
             properties: [

@@ -1,6 +1,7 @@
 import GlimpseFeaturePrint
 public import GlimpseImage
-public import GlimpseIntents
+import GlimpseIntents
+public import VisualIntelligence
 import GlimpseLabels
 
 /// Why a visual search could not run or page.

@@ -1,25 +1,18 @@
+public import AppIntents
 public import GlimpseImage
-public import GlimpseIntents
 public import GlimpseLabels
 import GlimpseWire
 
-/// One visual search result: a place or a collection (Glimpse's `@UnionValue` enum).
-public enum VisualSearchResult: UnionValue, Hashable {
+/// One visual search result: a place or a collection.
+@UnionValue
+public enum VisualSearchResult: Hashable {
     /// A place the picture shows.
     case place(PlaceEntity)
     /// A collection that holds a matched place or fits the picture's labels.
     case collection(CollectionEntity)
+}
 
-    /// ``PlaceEntity`` and ``CollectionEntity``.
-    public static var memberTypes: [any AppEntity.Type] { [PlaceEntity.self, CollectionEntity.self] }
-
-    /// The wrapped entity.
-    public var entity: any AppEntity {
-        switch self {
-        case .place(let place): place
-        case .collection(let collection): collection
-        }
-    }
+extension VisualSearchResult {
 
     /// `place` or `collection`.
     public var typeName: String {

@@ -1,6 +1,6 @@
 import Foundation
 
-extension EntityQueryProperties {
+extension QueryableProperties {
     /// Reads a comparison written as text and checks it against the declared properties.
     ///
     /// The syntax is `PROPERTY OPERATOR [VALUE]`, separated by spaces:
@@ -24,8 +24,8 @@ extension EntityQueryProperties {
             throw .unknownProperty(name: name, known: properties.map(\.name))
         }
         let symbol = parts[1] == "=" ? "==" : String(parts[1])
-        guard let kind = EntityQueryComparator.Kind.allCases.first(where: { $0.symbol == symbol }) else {
-            let known = EntityQueryComparator.Kind.allCases.map(\.symbol).joined(separator: " ")
+        guard let kind = PropertyComparator.Kind.allCases.first(where: { $0.symbol == symbol }) else {
+            let known = PropertyComparator.Kind.allCases.map(\.symbol).joined(separator: " ")
             throw .unparsableComparison(text: text, reason: "unknown operator '\(parts[1])'; operators are \(known)")
         }
         let rest = parts.count > 2 ? Self.trim(parts[2]) : ""[...]
@@ -54,11 +54,11 @@ extension EntityQueryProperties {
     /// Each operand is read as the property's type (`"42"` for an int, `"0.5"` for a double, `"true"` /
     /// `"false"` for a bool; for a string-list property it is one element).
     ///
-    /// - Parameter operands: none for ``EntityQueryComparator/Kind/isNil``, two (low, high) for
-    ///   ``EntityQueryComparator/Kind/isBetween``, one for the others.
+    /// - Parameter operands: none for ``PropertyComparator/Kind/isNil``, two (low, high) for
+    ///   ``PropertyComparator/Kind/isBetween``, one for the others.
     /// - Throws: ``EntityQueryError`` when the parts do not fit the properties.
     public func comparison(
-        property name: String, kind: EntityQueryComparator.Kind, operands: [String]
+        property name: String, kind: PropertyComparator.Kind, operands: [String]
     ) throws(EntityQueryError) -> EntityQueryComparison {
         guard let property = self[name] else {
             throw .unknownProperty(name: name, known: properties.map(\.name))
@@ -69,7 +69,7 @@ extension EntityQueryProperties {
         }
         var values: [EntityPropertyValue] = []
         for operand in operands { values.append(try Self.value(operand, for: property)) }
-        let comparator: EntityQueryComparator = switch kind {
+        let comparator: PropertyComparator = switch kind {
         case .isNil: .isNil
         case .isBetween: .isBetween(values[0], values[1])
         case .equalTo: .equalTo(values[0])
@@ -115,7 +115,7 @@ extension EntityQueryProperties {
     }
 
     private static func value(
-        _ literal: String, for property: EntityQueryProperty<Entity>
+        _ literal: String, for property: QueryableProperty<Entity>
     ) throws(EntityQueryError) -> EntityPropertyValue {
         switch property.valueType {
         case .string, .strings:
@@ -140,7 +140,7 @@ extension EntityQueryProperties {
     }
 }
 
-extension EntityQuerySort {
+extension PropertySort {
     /// Reads a sort key written as `name` (ascending), `+name` (ascending) or `-name` (descending).
     public init(parsing text: String) {
         if text.hasPrefix("-") {

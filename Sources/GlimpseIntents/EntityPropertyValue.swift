@@ -55,7 +55,7 @@ public enum EntityPropertyValueType: String, Sendable, Hashable, CaseIterable, C
     public var description: String { rawValue }
 
     /// The comparators a property of this type supports unless it declares its own.
-    public var defaultComparators: [EntityQueryComparator.Kind] {
+    public var defaultComparators: [PropertyComparator.Kind] {
         switch self {
         case .string:
             [.equalTo, .notEqualTo, .contains, .hasPrefix, .hasSuffix,

@@ -3,8 +3,8 @@ public enum EntityQueryError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The query names a property the entity type does not declare.
     case unknownProperty(name: String, known: [String])
     /// The property does not support this comparator.
-    case unsupportedComparator(property: String, comparator: EntityQueryComparator.Kind,
-                               supported: [EntityQueryComparator.Kind])
+    case unsupportedComparator(property: String, comparator: PropertyComparator.Kind,
+                               supported: [PropertyComparator.Kind])
     /// An operand's type does not match the property's type.
     case wrongValueType(property: String, expected: EntityPropertyValueType, actual: String)
     /// `isBetween` was given a lower bound above its upper bound.
@@ -15,11 +15,11 @@ public enum EntityQueryError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidLimit(Int)
     /// A comparison written as text could not be read.
     case unparsableComparison(text: String, reason: String)
-    /// A comparator name that is not one of ``EntityQueryComparator/Kind``.
+    /// A comparator name that is not one of ``PropertyComparator/Kind``.
     case unknownComparator(name: String)
-    /// A comparator was given the wrong number of operands (``EntityQueryComparator/isNil`` takes none,
-    /// ``EntityQueryComparator/isBetween(_:_:)`` two, the others one).
-    case wrongOperandCount(property: String, comparator: EntityQueryComparator.Kind, expected: Int, actual: Int)
+    /// A comparator was given the wrong number of operands (``PropertyComparator/isNil`` takes none,
+    /// ``PropertyComparator/isBetween(_:_:)`` two, the others one).
+    case wrongOperandCount(property: String, comparator: PropertyComparator.Kind, expected: Int, actual: Int)
     /// A comparator mode name other than `all` (`and`) or `any` (`or`).
     case unknownMode(name: String)
     /// A sort order name other than `ascending` or `descending`.
@@ -47,7 +47,7 @@ public enum EntityQueryError: Error, Sendable, Equatable, CustomStringConvertibl
             "cannot read comparison '\(text)': \(reason)"
         case let .unknownComparator(name):
             "unknown comparator \(name); use one of "
-                + EntityQueryComparator.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                + PropertyComparator.Kind.allCases.map(\.rawValue).joined(separator: ", ")
         case let .wrongOperandCount(property, comparator, expected, actual):
             "'\(comparator.rawValue)' on '\(property)' takes \(expected) value\(expected == 1 ? "" : "s"), not \(actual)"
         case let .unknownMode(name):

@@ -26,9 +26,9 @@ struct EntitiesCommand: AsyncParsableCommand {
             tie-breakers. The sort is stable and nil values sort last.
 
             Place properties:
-              \(Self.describe(PlaceQuery.properties))
+              \(Self.describe(PlaceQuery.queryableProperties))
             Collection properties:
-              \(Self.describe(CollectionQuery.properties))
+              \(Self.describe(CollectionQuery.queryableProperties))
 
             Examples:
               glimpse entities --id eiffel-tower towers
@@ -111,20 +111,22 @@ struct EntitiesCommand: AsyncParsableCommand {
             }
             entities = loaded.searchEntities(search, types: types)
         } else {
-            let sortKeys = sorts.map(EntityQuerySort.init(parsing:))
-            do {
+            let sortKeys = sorts.map(PropertySort.init(parsing:))
+            do throws(EntityQueryError) {
                 if type == .collection {
-                    let parsed = try comparisons.map(CollectionQuery.properties.comparison(parsing:))
-                    entities = try await collections.entities(
-                        matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
+                    let parsed = try comparisons.map(CollectionQuery.queryableProperties.comparison(parsing:))
+                    entities = try CollectionQuery.queryableProperties.apply(
+                        to: collections.catalog.collections, matching: parsed, mode: mode.comparatorMode,
+                        sortedBy: sortKeys, limit: limit
                     ).map(EntityJSON.init)
                 } else {
-                    let parsed = try comparisons.map(PlaceQuery.properties.comparison(parsing:))
-                    entities = try await places.entities(
-                        matching: parsed, mode: mode.comparatorMode, sortedBy: sortKeys, limit: limit
+                    let parsed = try comparisons.map(PlaceQuery.queryableProperties.comparison(parsing:))
+                    entities = try PlaceQuery.queryableProperties.apply(
+                        to: places.catalog.places, matching: parsed, mode: mode.comparatorMode,
+                        sortedBy: sortKeys, limit: limit
                     ).map(EntityJSON.init)
                 }
-            } catch let error as EntityQueryError {
+            } catch {
                 throw IntentsCommandError(error.description)
             }
         }
@@ -134,7 +136,7 @@ struct EntitiesCommand: AsyncParsableCommand {
     }
 
     /// The properties as `name (type)` (`type?` when it may be nil), wrapped at 72 columns.
-    private static func describe<Entity>(_ properties: EntityQueryProperties<Entity>) -> String {
+    private static func describe<Entity>(_ properties: QueryableProperties<Entity>) -> String {
         let items = properties.properties.map { "\($0.name) (\($0.valueType)\($0.isOptional ? "?" : ""))" }
         var lines: [String] = [""]
         for item in items {

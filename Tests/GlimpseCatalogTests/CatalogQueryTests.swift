@@ -35,12 +35,12 @@ struct CatalogQueryTests {
         let json = try Fixtures.sampleJSON()
         let raw = try #require(json["places"] as? [[String: Any]])
         let lakes = raw.filter { $0["kind"] as? String == "lake" }.compactMap { $0["id"] as? String }
-        let kind = try PlaceQuery.properties.comparison(parsing: "kind == lake")
+        let kind = try PlaceQuery.queryableProperties.comparison(parsing: "kind == lake")
         #expect(try await places.entities(matching: [kind], mode: .and, sortedBy: [], limit: nil).map(\.id) == lakes)
 
         let europe = raw.filter { $0["continent"] as? String == "Europe" }
         let castles = europe.filter { ($0["labels"] as? [String])?.contains("castle") == true }
-        let comparisons = try ["continent == europe", "labels contains castle"].map(PlaceQuery.properties.comparison(parsing:))
+        let comparisons = try ["continent == europe", "labels contains castle"].map(PlaceQuery.queryableProperties.comparison(parsing:))
         #expect(try await places.entities(matching: comparisons, mode: .and, sortedBy: [], limit: nil).count
             == castles.count)
         let either = raw.filter {
@@ -50,14 +50,15 @@ struct CatalogQueryTests {
             == either.count)
 
         let noContinent = raw.filter { ($0["continent"] as? String ?? "").isEmpty }.count
-        let isNil = try PlaceQuery.properties.comparison(parsing: "continent isNil")
+        let isNil = try PlaceQuery.queryableProperties.comparison(parsing: "continent isNil")
         #expect(try await places.entities(matching: [isNil], mode: .and, sortedBy: [], limit: nil).count == noContinent)
     }
 
     @Test func sortAndLimitOnTheCatalog() async throws {
         let sorted = try await places.entities(
             matching: [], mode: .and,
-            sortedBy: [EntityQuerySort(by: "continent", order: .descending), EntityQuerySort(by: "name")], limit: 5)
+            sortedBy: [EntityQuerySort(by: \PlaceEntity.$continent, order: .descending), .init(by: \PlaceEntity.$name)],
+            limit: 5)
         // Oracle: non-nil continents descending, then names ascending; nil continents last.
         let withContinent = Fixtures.catalog.places.compactMap { place in place.continent.map { (place, $0) } }
         let expected = withContinent.sorted { a, b in
@@ -65,23 +66,24 @@ struct CatalogQueryTests {
         }.prefix(5).map(\.0.id)
         #expect(sorted.map(\.id) == expected)
         #expect(sorted.first?.continent == "South America")
-        let big = try await collections.entities(
-            matching: [try CollectionQuery.properties.comparison(parsing: "placeCount >= 10")], mode: .and,
-            sortedBy: [EntityQuerySort(by: "placeCount", order: .descending)], limit: nil)
+        let big = try CollectionQuery.queryableProperties.apply(
+            to: Fixtures.catalog.collections,
+            matching: [try CollectionQuery.queryableProperties.comparison(parsing: "placeCount >= 10")], mode: .and,
+            sortedBy: [PropertySort(by: "placeCount", order: .descending)], limit: nil)
         #expect(big.allSatisfy { $0.places.count >= 10 })
         #expect(zip(big, big.dropFirst()).allSatisfy { $0.places.count >= $1.places.count })
     }
 
     @Test func displayRepresentationsFollowTheLandmarkExample() throws {
         let eiffel = try #require(Fixtures.catalog.place(id: "eiffel-tower"))
-        #expect(eiffel.displayRepresentation.title == "Eiffel Tower")
-        #expect(eiffel.displayRepresentation.subtitle == "France, Europe")
+        #expect(eiffel.displayRepresentation.title.defaultValue == "Eiffel Tower")
+        #expect(eiffel.displayRepresentation.subtitle?.defaultValue == "France, Europe")
         #expect(eiffel.displayRepresentation.image == .init(filePath: eiffel.photoPath))
         let lake = try #require(Fixtures.catalog.place(id: "wooden-jetty-calm-lake"))
-        #expect(lake.displayRepresentation.subtitle == "lake")
+        #expect(lake.displayRepresentation.subtitle?.defaultValue == "lake")
         let towers = try #require(Fixtures.catalog.collection(id: "towers"))
-        #expect(towers.displayRepresentation.subtitle == towers.summary)
-        #expect(VisualSearchResult.collection(towers).typeDisplayRepresentation.name == "Collection")
+        #expect(towers.displayRepresentation.subtitle?.defaultValue == towers.summary)
+        #expect(VisualSearchResult.collection(towers).typeDisplayRepresentation.name.defaultValue == "Collection")
         #expect(VisualSearchResult.place(eiffel).entityIdentifierString == "eiffel-tower")
     }
 }

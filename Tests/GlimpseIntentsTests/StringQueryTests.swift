@@ -79,8 +79,8 @@ struct StringQueryTests {
 
     @Test func displayRepresentations() {
         let trail = Trail.all[0]
-        #expect(trail.displayRepresentation.title == "Sunrise Ridge")
-        #expect(trail.displayRepresentation.subtitle == "Alps")
+        #expect(trail.displayRepresentation.title.defaultValue == "Sunrise Ridge")
+        #expect(trail.displayRepresentation.subtitle?.defaultValue == "Alps")
         #expect(Trail.typeDisplayRepresentation.formatted(count: 3) == "3 trails")
         #expect(TypeDisplayRepresentation(name: "Place").formatted(count: 2) == "2 × Place")
         #expect(trail.entityIdentifierString == "a")

@@ -2,6 +2,7 @@ import GlimpseIntents
 
 /// A small entity with one property of every type, for exercising the query vocabulary.
 struct Trail: AppEntity, Hashable {
+    static let defaultQuery = TrailQuery()
     static let typeDisplayRepresentation = TypeDisplayRepresentation(name: "Trail", numericFormat: "%d trails")
 
     let id: String
@@ -13,7 +14,7 @@ struct Trail: AppEntity, Hashable {
     let tags: [String]?
 
     var displayRepresentation: DisplayRepresentation {
-        DisplayRepresentation(title: name, subtitle: region)
+        DisplayRepresentation(title: "\(name)", subtitle: region.map { "\($0)" })
     }
 
     static let all: [Trail] = [
@@ -27,9 +28,9 @@ struct Trail: AppEntity, Hashable {
     ]
 }
 
-/// An in-memory query over ``Trail/all``.
-struct TrailQuery: EnumerableEntityQuery, EntityPropertyQuery, EntityStringQuery {
-    static let properties = EntityQueryProperties<Trail>([
+/// An in-memory query over ``Trail/all``, with named properties the engine checks and runs.
+struct TrailQuery: EnumerableEntityQuery, EntityStringQuery {
+    static let properties = QueryableProperties<Trail>([
         .string("name", title: "Name", \.name),
         .optionalString("region", title: "Region", \.region),
         .int("length", title: "Length (km)", comparators: [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo,
@@ -51,12 +52,19 @@ struct TrailQuery: EnumerableEntityQuery, EntityPropertyQuery, EntityStringQuery
     func entities(matching string: String) async throws -> [Trail] {
         TextSearch(string).rank(Trail.all) { [TextSearchField($0.name, weight: 1)] }.map(\.element)
     }
+
+    func entities(
+        matching comparisons: [EntityQueryComparison], mode: EntityQueryComparatorMode, sortedBy: [PropertySort],
+        limit: Int?
+    ) async throws -> [Trail] {
+        try Self.properties.apply(to: Trail.all, matching: comparisons, mode: mode, sortedBy: sortedBy, limit: limit)
+    }
 }
 
 /// Ids of the trails `query` selects, in order.
 func ids(
     _ comparisons: [EntityQueryComparison], mode: EntityQueryComparatorMode = .and,
-    sortedBy: [EntityQuerySort] = [], limit: Int? = nil
+    sortedBy: [PropertySort] = [], limit: Int? = nil
 ) async throws -> [String] {
     try await TrailQuery().entities(matching: comparisons, mode: mode, sortedBy: sortedBy, limit: limit).map(\.id)
 }

@@ -9,7 +9,7 @@
 ///   equal to `x`". An empty operand is contained in, prefixes and suffixes every string.
 /// - ``isBetween(_:_:)`` includes both bounds.
 /// - A `nil` property value satisfies only ``isNil`` and ``notEqualTo(_:)``.
-public enum EntityQueryComparator: Sendable, Hashable {
+public enum PropertyComparator: Sendable, Hashable {
     /// `v == x`.
     case equalTo(EntityPropertyValue)
     /// `v != x`; true when `v` is nil.
@@ -35,27 +35,27 @@ public enum EntityQueryComparator: Sendable, Hashable {
 
     /// A comparator without its operands, used to declare what a property supports.
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// ``EntityQueryComparator/equalTo(_:)``, written `==`.
+        /// ``PropertyComparator/equalTo(_:)``, written `==`.
         case equalTo
-        /// ``EntityQueryComparator/notEqualTo(_:)``, written `!=`.
+        /// ``PropertyComparator/notEqualTo(_:)``, written `!=`.
         case notEqualTo
-        /// ``EntityQueryComparator/contains(_:)``, written `contains`.
+        /// ``PropertyComparator/contains(_:)``, written `contains`.
         case contains
-        /// ``EntityQueryComparator/hasPrefix(_:)``, written `hasPrefix`.
+        /// ``PropertyComparator/hasPrefix(_:)``, written `hasPrefix`.
         case hasPrefix
-        /// ``EntityQueryComparator/hasSuffix(_:)``, written `hasSuffix`.
+        /// ``PropertyComparator/hasSuffix(_:)``, written `hasSuffix`.
         case hasSuffix
-        /// ``EntityQueryComparator/lessThan(_:)``, written `<`.
+        /// ``PropertyComparator/lessThan(_:)``, written `<`.
         case lessThan
-        /// ``EntityQueryComparator/lessThanOrEqualTo(_:)``, written `<=`.
+        /// ``PropertyComparator/lessThanOrEqualTo(_:)``, written `<=`.
         case lessThanOrEqualTo
-        /// ``EntityQueryComparator/greaterThan(_:)``, written `>`.
+        /// ``PropertyComparator/greaterThan(_:)``, written `>`.
         case greaterThan
-        /// ``EntityQueryComparator/greaterThanOrEqualTo(_:)``, written `>=`.
+        /// ``PropertyComparator/greaterThanOrEqualTo(_:)``, written `>=`.
         case greaterThanOrEqualTo
-        /// ``EntityQueryComparator/isBetween(_:_:)``, written `between A and B`.
+        /// ``PropertyComparator/isBetween(_:_:)``, written `between A and B`.
         case isBetween
-        /// ``EntityQueryComparator/isNil``, written `isNil`.
+        /// ``PropertyComparator/isNil``, written `isNil`.
         case isNil
 
         /// The operator as written in query text, such as `==` or `hasPrefix`.
@@ -110,7 +110,7 @@ public enum EntityQueryComparator: Sendable, Hashable {
     }
 
     /// Whether `value` satisfies this comparator. Operands are assumed checked against the property type
-    /// (``EntityQueryProperties/validate(_:)`` does that); a mismatched operand never matches.
+    /// (``QueryableProperties/validate(_:)`` does that); a mismatched operand never matches.
     public func evaluate(_ value: EntityPropertyValue) -> Bool {
         switch self {
         case .isNil:

@@ -1,7 +1,7 @@
-/// One property an ``EntityPropertyQuery`` can filter and sort on: the counterpart of App Intents'
-/// `EntityQueryProperty`, declared with a name, a type, the comparators it supports and how to read
-/// it from an entity.
-public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
+/// One property the engine can filter and sort entities on, by name (the daemon's and
+/// `glimpse entities --where`'s vocabulary): a name, a type, the comparators it supports and how to
+/// read it from an entity. App Intents' `EntityQueryProperty` names a property by key path instead.
+public struct QueryableProperty<Entity: AppEntity>: Sendable {
     /// The name used in queries, such as `kind`.
     public let name: String
     /// A human title, such as "Kind".
@@ -11,7 +11,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
     /// Whether the property can be nil.
     public let isOptional: Bool
     /// The comparators the property supports, in declaration order.
-    public let comparators: [EntityQueryComparator.Kind]
+    public let comparators: [PropertyComparator.Kind]
     /// Whether the property can be sorted on.
     public let isSortable: Bool
     private let read: @Sendable (Entity) -> EntityPropertyValue
@@ -21,7 +21,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
 
     private init(
         name: String, title: String, valueType: EntityPropertyValueType, isOptional: Bool,
-        comparators: [EntityQueryComparator.Kind]?, sortable: Bool?,
+        comparators: [PropertyComparator.Kind]?, sortable: Bool?,
         read: @escaping @Sendable (Entity) -> EntityPropertyValue
     ) {
         self.name = name
@@ -39,7 +39,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
     ///
     /// - Parameter comparators: the supported comparators; `nil` means the type's defaults.
     public static func string(
-        _ name: String, title: String, comparators: [EntityQueryComparator.Kind]? = nil,
+        _ name: String, title: String, comparators: [PropertyComparator.Kind]? = nil,
         _ read: @escaping @Sendable (Entity) -> String
     ) -> Self {
         Self(name: name, title: title, valueType: .string, isOptional: false, comparators: comparators,
@@ -48,7 +48,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
 
     /// A string property that can be nil; it also supports `isNil` unless `comparators` says otherwise.
     public static func optionalString(
-        _ name: String, title: String, comparators: [EntityQueryComparator.Kind]? = nil,
+        _ name: String, title: String, comparators: [PropertyComparator.Kind]? = nil,
         _ read: @escaping @Sendable (Entity) -> String?
     ) -> Self {
         Self(name: name, title: title, valueType: .string, isOptional: true, comparators: comparators,
@@ -57,7 +57,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
 
     /// A whole-number property.
     public static func int(
-        _ name: String, title: String, comparators: [EntityQueryComparator.Kind]? = nil,
+        _ name: String, title: String, comparators: [PropertyComparator.Kind]? = nil,
         _ read: @escaping @Sendable (Entity) -> Int?
     ) -> Self {
         Self(name: name, title: title, valueType: .int, isOptional: false, comparators: comparators,
@@ -66,7 +66,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
 
     /// A real-number property.
     public static func double(
-        _ name: String, title: String, comparators: [EntityQueryComparator.Kind]? = nil,
+        _ name: String, title: String, comparators: [PropertyComparator.Kind]? = nil,
         _ read: @escaping @Sendable (Entity) -> Double?
     ) -> Self {
         Self(name: name, title: title, valueType: .double, isOptional: false, comparators: comparators,
@@ -75,7 +75,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
 
     /// A true/false property.
     public static func bool(
-        _ name: String, title: String, comparators: [EntityQueryComparator.Kind]? = nil,
+        _ name: String, title: String, comparators: [PropertyComparator.Kind]? = nil,
         _ read: @escaping @Sendable (Entity) -> Bool?
     ) -> Self {
         Self(name: name, title: title, valueType: .bool, isOptional: false, comparators: comparators,
@@ -84,7 +84,7 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
 
     /// A string-list property, such as labels; `contains` tests membership.
     public static func strings(
-        _ name: String, title: String, comparators: [EntityQueryComparator.Kind]? = nil,
+        _ name: String, title: String, comparators: [PropertyComparator.Kind]? = nil,
         _ read: @escaping @Sendable (Entity) -> [String]?
     ) -> Self {
         Self(name: name, title: title, valueType: .strings, isOptional: false, comparators: comparators,
@@ -92,23 +92,24 @@ public struct EntityQueryProperty<Entity: AppEntity>: Sendable {
     }
 }
 
-/// The set of queryable properties of one entity type: App Intents' `EntityQueryProperties`.
-public struct EntityQueryProperties<Entity: AppEntity>: Sendable {
+/// The set of queryable properties of one entity type, by name: what the engine checks and runs (an
+/// `EntityPropertyQuery`'s `QueryProperties` declaration maps its comparators to comparisons of these).
+public struct QueryableProperties<Entity: AppEntity>: Sendable {
     /// The properties, in declaration order.
-    public let properties: [EntityQueryProperty<Entity>]
+    public let properties: [QueryableProperty<Entity>]
 
     /// Declares the properties; names must be unique (a later duplicate is ignored).
-    public init(_ properties: [EntityQueryProperty<Entity>]) {
+    public init(_ properties: [QueryableProperty<Entity>]) {
         var seen = Set<String>()
         self.properties = properties.filter { seen.insert($0.name).inserted }
     }
 
     /// The property called `name`, or `nil`.
-    public subscript(name: String) -> EntityQueryProperty<Entity>? {
+    public subscript(name: String) -> QueryableProperty<Entity>? {
         properties.first { $0.name == name }
     }
 
-    /// The names of the properties that can be sorted on: App Intents' `sortingOptions`.
+    /// The names of the properties that can be sorted on.
     public var sortingOptions: [String] { properties.filter(\.isSortable).map(\.name) }
 
     /// Checks a comparison against the declarations and returns its property.
@@ -116,7 +117,7 @@ public struct EntityQueryProperties<Entity: AppEntity>: Sendable {
     /// - Throws: ``EntityQueryError`` for an unknown property, an unsupported comparator, an operand
     ///   of the wrong type, or an empty `isBetween` range.
     @discardableResult
-    public func validate(_ comparison: EntityQueryComparison) throws(EntityQueryError) -> EntityQueryProperty<Entity> {
+    public func validate(_ comparison: EntityQueryComparison) throws(EntityQueryError) -> QueryableProperty<Entity> {
         guard let property = self[comparison.property] else {
             throw .unknownProperty(name: comparison.property, known: properties.map(\.name))
         }
@@ -147,10 +148,10 @@ public struct EntityQueryComparison: Sendable, Hashable, CustomStringConvertible
     /// The property's name.
     public var property: String
     /// The comparison to make.
-    public var comparator: EntityQueryComparator
+    public var comparator: PropertyComparator
 
     /// Creates a comparison.
-    public init(_ property: String, _ comparator: EntityQueryComparator) {
+    public init(_ property: String, _ comparator: PropertyComparator) {
         self.property = property
         self.comparator = comparator
     }
@@ -165,16 +166,9 @@ public struct EntityQueryComparison: Sendable, Hashable, CustomStringConvertible
     }
 }
 
-/// How to combine several comparisons: App Intents' `EntityQueryComparatorMode`.
-public enum EntityQueryComparatorMode: String, Sendable, Hashable, CaseIterable {
-    /// Every comparison must hold ("all").
-    case and
-    /// At least one comparison must hold ("any").
-    case or
-}
-
-/// One sort key of a property query: App Intents' `EntityQuerySort`, naming the property by string.
-public struct EntityQuerySort: Sendable, Hashable {
+/// One sort key of a property query, naming the property by string (App Intents' `EntityQuerySort`
+/// names it by key path; ``init(_:names:)`` converts).
+public struct PropertySort: Sendable, Hashable {
     /// Which way to sort.
     public enum Ordering: String, Sendable, Hashable {
         /// Smallest first; nil values last.
@@ -192,5 +186,17 @@ public struct EntityQuerySort: Sendable, Hashable {
     public init(by property: String, order: Ordering = .ascending) {
         self.by = property
         self.order = order
+    }
+}
+
+extension PropertySort {
+    /// The named sort key for an App Intents sort key, whose property is named in `names`.
+    ///
+    /// - Throws: ``EntityQueryError/unsortableProperty(name:sortable:)`` when `names` does not name it.
+    public init<Entity>(_ sort: EntityQuerySort<Entity>, names: [PartialKeyPath<Entity>: String]) throws(EntityQueryError) {
+        guard let name = names[sort.by] else {
+            throw .unsortableProperty(name: "\(sort.by)", sortable: names.values.sorted())
+        }
+        self.init(by: name, order: sort.order == .ascending ? .ascending : .descending)
     }
 }

@@ -1,41 +1,4 @@
-/// Finds entities by comparing their properties: App Intents' `EntityPropertyQuery`.
-///
-/// The query declares its queryable ``properties`` (with the comparators each supports); callers
-/// pass comparisons, a ``EntityQueryComparatorMode`` (all / any), sort keys and a limit. A query that
-/// can list all its entities (an ``EnumerableEntityQuery``) gets an in-memory implementation of
-/// ``entities(matching:mode:sortedBy:limit:)`` for free.
-public protocol EntityPropertyQuery: EntityQuery {
-    /// How comparisons combine.
-    typealias ComparatorMode = EntityQueryComparatorMode
-    /// The queryable properties and their comparators.
-    static var properties: EntityQueryProperties<Entity> { get }
-
-    /// The entities that satisfy all (`.and`) or any (`.or`) of `comparators`, sorted by the keys in
-    /// order, at most `limit` of them (`nil` means no limit).
-    ///
-    /// - Throws: ``EntityQueryError`` when a comparison or sort does not fit the declared properties,
-    ///   or the limit is negative.
-    func entities(
-        matching comparators: [EntityQueryComparison], mode: ComparatorMode, sortedBy: [EntityQuerySort], limit: Int?
-    ) async throws -> [Entity]
-}
-
-extension EntityPropertyQuery {
-    /// The sortable property names: App Intents' `sortingOptions`.
-    public static var sortingOptions: [String] { properties.sortingOptions }
-}
-
-extension EntityPropertyQuery where Self: EnumerableEntityQuery {
-    /// Filters, sorts and limits ``EnumerableEntityQuery/allEntities()`` in memory.
-    public func entities(
-        matching comparators: [EntityQueryComparison], mode: ComparatorMode, sortedBy: [EntityQuerySort], limit: Int?
-    ) async throws -> [Entity] {
-        try Self.properties.apply(to: try await allEntities(), matching: comparators, mode: mode,
-                                  sortedBy: sortedBy, limit: limit)
-    }
-}
-
-extension EntityQueryProperties {
+extension QueryableProperties {
     /// Filters, sorts and limits `entities` in memory.
     ///
     /// - No comparisons select every entity, whatever the mode.
@@ -46,14 +9,14 @@ extension EntityQueryProperties {
     ///   fit the declared properties or the limit is negative.
     public func apply(
         to entities: [Entity], matching comparisons: [EntityQueryComparison], mode: EntityQueryComparatorMode,
-        sortedBy sorts: [EntityQuerySort], limit: Int?
+        sortedBy sorts: [PropertySort], limit: Int?
     ) throws(EntityQueryError) -> [Entity] {
         if let limit, limit < 0 { throw .invalidLimit(limit) }
-        var checks: [(EntityQueryProperty<Entity>, EntityQueryComparator)] = []
+        var checks: [(QueryableProperty<Entity>, PropertyComparator)] = []
         for comparison in comparisons {
             checks.append((try validate(comparison), comparison.comparator))
         }
-        var keys: [(EntityQueryProperty<Entity>, EntityQuerySort.Ordering)] = []
+        var keys: [(QueryableProperty<Entity>, PropertySort.Ordering)] = []
         for sort in sorts {
             guard let property = self[sort.by], property.isSortable else {
                 throw .unsortableProperty(name: sort.by, sortable: sortingOptions)
@@ -88,7 +51,7 @@ extension EntityQueryProperties {
 
     /// Orders two values for one sort key: nil last in either direction.
     private static func order(
-        _ a: EntityPropertyValue, _ b: EntityPropertyValue, _ ordering: EntityQuerySort.Ordering
+        _ a: EntityPropertyValue, _ b: EntityPropertyValue, _ ordering: PropertySort.Ordering
     ) -> PropertyOrdering.Outcome? {
         switch (a == .null, b == .null) {
         case (true, true): return .equal

@@ -1,7 +1,7 @@
 /// Finds entities by identifier: the base query every entity type provides.
 ///
-/// As in App Intents, ``entities(for:)`` omits identifiers it does not know instead of throwing,
-/// and ``suggestedEntities()`` offers a default list (empty unless the query overrides it).
+/// App Intents' `EntityQuery`: ``entities(for:)`` leaves out identifiers it does not know instead of
+/// throwing, and ``suggestedEntities()`` offers a default list (empty unless the query provides one).
 public protocol EntityQuery: Sendable {
     /// The entity type this query finds.
     associatedtype Entity: AppEntity
@@ -28,4 +28,23 @@ public protocol EnumerableEntityQuery: EntityQuery {
 public protocol EntityStringQuery: EntityQuery {
     /// The entities that match `string`, best match first.
     func entities(matching string: String) async throws -> [Entity]
+}
+
+/// The query of a ``UniqueAppEntity``: there is one entity, and ``entity()`` returns it.
+public protocol UniqueAppEntityQuery: EntityQuery {
+    /// The one entity's type.
+    associatedtype Entity
+    /// The one entity.
+    func entity() async throws -> Entity
+}
+
+extension UniqueAppEntityQuery {
+    /// The one entity when `identifiers` names it; nothing otherwise.
+    public func entities(for identifiers: [Entity.ID]) async throws -> [Entity] {
+        let only = try await entity()
+        return identifiers.contains(only.id) ? [only] : []
+    }
+
+    /// The one entity.
+    public func suggestedEntities() async throws -> [Entity] { [try await entity()] }
 }

@@ -1,5 +1,6 @@
 // The feature-print network on XNNPACK's subgraph API (see CGlimpseFeaturePrint.h).
 #include "CGlimpseFeaturePrint.h"
+#include "int8_network.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +15,8 @@ enum { EXTERNAL_INPUT = 0, EXTERNAL_EMBEDDING = 1, EXTERNAL_LOGITS = 2, EXTERNAL
 
 struct gfp_network {
     xnn_runtime_t runtime;
+    /// The layer-by-layer int8 network (VNNI 1×1 convolutions), when it runs instead of the runtime.
+    gfp_int8_network *int8;
     float *input;
     int8_t *quantized_input;
     float *embedding;
@@ -271,6 +274,19 @@ gfp_status gfp_network_create(const gfp_network_description *d, gfp_network **ne
         return GFP_OUT_OF_MEMORY;
     }
 
+    if (d->input_scale > 0 && !d->portable_int8 && gfp_vnni_available()) {
+        free(ids);
+        free(scales);
+        free(bias_scales);
+        gfp_status result = gfp_int8_network_create(d, 1, n->quantized_input, n->embedding, n->logits, &n->int8,
+                                                    message, capacity);
+        if (result != GFP_OK) {
+            gfp_network_destroy(n);
+            return result;
+        }
+        *network = n;
+        return GFP_OK;
+    }
     xnn_subgraph_t subgraph = NULL;
     status = xnn_create_subgraph(EXTERNAL_COUNT, 0, &subgraph);
     if (status != xnn_status_success) {
@@ -323,12 +339,14 @@ const float *gfp_network_embedding(const gfp_network *network) { return network-
 const float *gfp_network_logits(const gfp_network *network) { return network->logits; }
 
 gfp_status gfp_network_run(gfp_network *network) {
+    if (network->int8 != NULL) return gfp_int8_network_run(network->int8);
     return xnn_invoke_runtime(network->runtime) == xnn_status_success ? GFP_OK : GFP_RUNTIME_FAILED;
 }
 
 void gfp_network_destroy(gfp_network *network) {
     if (network == NULL) return;
     if (network->runtime != NULL) xnn_delete_runtime(network->runtime);
+    gfp_int8_network_destroy(network->int8);
     free(network->input);
     free(network->quantized_input);
     free(network->embedding);

@@ -37,10 +37,18 @@ public final class FeaturePrinter: Sendable {
     /// milliseconds; reuse printers).
     ///
     /// - Throws: ``FeaturePrintError/engineUnavailable(reason:)`` when XNNPACK cannot run the model here.
-    public init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing = .squash) throws(FeaturePrintError) {
+    public convenience init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing = .squash)
+        throws(FeaturePrintError)
+    {
+        try self.init(model: model, preprocessing: preprocessing, portableInt8: false)
+    }
+
+    /// A printer whose int8 network runs as one XNNPACK subgraph when `portableInt8`, even on a processor
+    /// with AVX-512 VNNI (tests compare the two).
+    init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing, portableInt8: Bool) throws(FeaturePrintError) {
         self.model = model
         self.preprocessing = preprocessing
-        network = Mutex(try XNNPACKNetwork(model: model))
+        network = Mutex(try XNNPACKNetwork(model: model, portableInt8: portableInt8))
     }
 
     /// The feature print of an image of any size and pixel format, reduced to the network input by

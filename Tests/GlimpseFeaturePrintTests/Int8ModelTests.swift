@@ -149,6 +149,21 @@ struct Int8ModelTests {
         #expect(least >= 0.98, "minimum cosine \(least)")
     }
 
+    @Test("The VNNI 1×1 convolutions and XNNPACK's subgraph give the same int8 network (cosine at least 0.999)")
+    func vnniAgreesWithSubgraph() throws {
+        let model = try CommittedModels.int8FeaturePrinter.get().model
+        let fast = try FeaturePrinter(model: model)
+        let portable = try FeaturePrinter(model: model, preprocessing: .squash, portableInt8: true)
+        var fastOutput = FeaturePrintOutput(), portableOutput = FeaturePrintOutput()
+        for seed in 0..<4 {
+            let pixels = try Support.pattern(width: 224, height: 224, seed: seed)
+            try fast.run(networkInput: pixels, into: &fastOutput)
+            try portable.run(networkInput: pixels, into: &portableOutput)
+            let cosine = zip(fastOutput.featurePrint.values, portableOutput.featurePrint.values).reduce(0) { $0 + $1.0 * $1.1 }
+            #expect(cosine >= 0.999, "seed \(seed): cosine \(cosine)")
+        }
+    }
+
     @Test("Prints of the two precisions never meet: the printer identities differ")
     func identitiesDiffer() throws {
         let fp32 = try CommittedModels.featurePrinter.get(), int8 = try CommittedModels.int8FeaturePrinter.get()

@@ -81,6 +81,10 @@ typedef struct gfp_network_description {
     /// 0: the input is f32; otherwise it is int8 with this scale and zero point.
     float input_scale;
     int32_t input_zero_point;
+    /// For an int8 network: 0 runs it layer by layer with the 1×1 convolutions on an AVX-512 VNNI
+    /// kernel when the processor has one (XNNPACK's int8 kernels here do not use VNNI), else as one
+    /// XNNPACK subgraph; 1 always as one XNNPACK subgraph.
+    uint32_t portable_int8;
 } gfp_network_description;
 
 typedef enum gfp_status {

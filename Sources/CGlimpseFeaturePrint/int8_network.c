@@ -1,6 +1,6 @@
-// The int8 feature-print network layer by layer (see int8_network.h): XNNPACK's int8 operators for the
-// stem and depthwise convolutions and the adds, the VNNI kernel for 1×1 convolutions when the processor
-// has it, f32 operators for the pool (after converting its int8 input) and the classifier. Every
+// The int8 feature-print network layer by layer (see int8_network.h): the VNNI kernel for 1×1
+// convolutions and, over patch rows, for the stem; XNNPACK's int8 operators for the depthwise
+// convolutions and the adds, f32 operators for the pool (after converting its int8 input) and the classifier. Every
 // operator is set up once, over buffers allocated here, so a run allocates nothing.
 #include "int8_network.h"
 
@@ -12,12 +12,22 @@
 
 #include <xnnpack.h>
 
-enum { STEP_OPERATORS = 1, STEP_POINTWISE = 2 };
+enum { STEP_OPERATORS = 1, STEP_POINTWISE = 2, STEP_PATCHES = 3 };
+
+/// A small convolution (the stem) as patches: each output pixel's kH × kW × C inputs in a row of
+/// `row` bytes (padded to a multiple of 4), then the VNNI 1×1 kernel over the rows.
+typedef struct patches {
+    size_t input_height, input_width, channels, output_height, output_width;
+    size_t kernel_height, kernel_width, stride, padding_top, padding_left, row;
+    int8_t zero_point;
+    int8_t *rows;
+} patches;
 
 typedef struct step {
     int kind;
     xnn_operator_t first, second;
     gfp_pointwise pointwise;
+    patches patches;
     const int8_t *input;
     int8_t *output;
 } step;
@@ -55,25 +65,73 @@ static int8_t code(float real, float scale, int32_t zero_point) {
 
 static size_t elements(gfp_shape shape) { return (size_t)shape.height * shape.width * shape.channels; }
 
-/// The VNNI form of a 1×1 convolution reading a value of `input_scale` and `input_zero_point`.
-static gfp_status make_pointwise(gfp_int8_network *n, const gfp_layer *layer, gfp_shape in, float input_scale,
-                                 int32_t input_zero_point, int8_t low, int8_t high, gfp_pointwise *p) {
-    const size_t oc = layer->output_channels, ic = layer->input_channels, padded = (oc + 15) / 16 * 16;
+/// The VNNI form of a 1×1 convolution over `pixels` rows of `ic` inputs (a multiple of 4; `weights` is
+/// output channels × ic) reading a value of `input_scale` and `input_zero_point`.
+static gfp_status make_pointwise(gfp_int8_network *n, const gfp_layer *layer, const int8_t *weights, size_t ic,
+                                 size_t pixels, float input_scale, int32_t input_zero_point, int8_t low, int8_t high,
+                                 gfp_pointwise *p) {
+    const size_t oc = layer->output_channels, padded = (oc + 15) / 16 * 16;
     int8_t *packed = allocate(n, gfp_pointwise_packed_bytes(oc, ic));
     int32_t *bias = allocate(n, padded * sizeof(int32_t));
     float *multiplier = allocate(n, padded * sizeof(float));
     if (packed == NULL || bias == NULL || multiplier == NULL) return GFP_OUT_OF_MEMORY;
-    gfp_pointwise_pack(layer->quantized_weights, oc, ic, packed);
+    gfp_pointwise_pack(weights, oc, ic, packed);
     for (size_t o = 0; o < oc; o++) {
         int32_t sum = 0;
-        for (size_t i = 0; i < ic; i++) sum += layer->quantized_weights[o * ic + i];
+        for (size_t i = 0; i < ic; i++) sum += weights[o * ic + i];
         bias[o] = layer->quantized_bias[o] - (128 + input_zero_point) * sum;
         multiplier[o] = input_scale * layer->weight_scales[o] / layer->output_scale;
     }
-    *p = (gfp_pointwise){.pixels = (size_t)in.height * in.width, .input_channels = ic, .output_channels = oc,
+    *p = (gfp_pointwise){.pixels = pixels, .input_channels = ic, .output_channels = oc,
                          .packed = packed, .bias = bias, .multiplier = multiplier,
                          .output_zero_point = layer->output_zero_point, .output_min = low, .output_max = high};
     return GFP_OK;
+}
+
+/// TensorFlow SAME padding before the input, for one axis.
+static size_t padding_before(size_t in, size_t kernel, size_t stride) {
+    const size_t out = (in + stride - 1) / stride;
+    const long total = (long)((out - 1) * stride + kernel) - (long)in;
+    return total > 0 ? (size_t)total / 2 : 0;
+}
+
+/// A small convolution as patch rows and the VNNI 1×1 kernel.
+static gfp_status make_patches(gfp_int8_network *n, const gfp_layer *layer, gfp_shape in, gfp_shape out,
+                               float in_scale, int32_t in_zero, int8_t low, int8_t high, step *s) {
+    const size_t k = layer->kernel_height, taps = k * k * layer->input_channels, row = (taps + 3) / 4 * 4;
+    const size_t oc = layer->output_channels, pixels = (size_t)out.height * out.width;
+    int8_t *weights = allocate(n, oc * row);
+    s->patches = (patches){.input_height = in.height, .input_width = in.width, .channels = in.channels,
+                           .output_height = out.height, .output_width = out.width, .kernel_height = k,
+                           .kernel_width = k, .stride = layer->stride_height,
+                           .padding_top = padding_before(in.height, k, layer->stride_height),
+                           .padding_left = padding_before(in.width, k, layer->stride_width), .row = row,
+                           .zero_point = (int8_t)in_zero, .rows = allocate(n, pixels * row)};
+    if (weights == NULL || s->patches.rows == NULL) return GFP_OUT_OF_MEMORY;
+    for (size_t o = 0; o < oc; o++) memcpy(weights + o * row, layer->quantized_weights + o * taps, taps);
+    return make_pointwise(n, layer, weights, row, pixels, in_scale, in_zero, low, high, &s->pointwise);
+}
+
+/// Writes each output pixel's patch (taps outside the image hold the zero point) as one row.
+static void gather_patches(const patches *p, const int8_t *x) {
+    const size_t c = p->channels;
+    int8_t *row = p->rows;
+    for (size_t oy = 0; oy < p->output_height; oy++) {
+        for (size_t ox = 0; ox < p->output_width; ox++, row += p->row) {
+            int8_t *at = row;
+            for (size_t ky = 0; ky < p->kernel_height; ky++) {
+                const long iy = (long)(oy * p->stride + ky) - (long)p->padding_top;
+                for (size_t kx = 0; kx < p->kernel_width; kx++, at += c) {
+                    const long ix = (long)(ox * p->stride + kx) - (long)p->padding_left;
+                    if (iy >= 0 && iy < (long)p->input_height && ix >= 0 && ix < (long)p->input_width) {
+                        memcpy(at, x + ((size_t)iy * p->input_width + (size_t)ix) * c, c);
+                    } else {
+                        memset(at, p->zero_point, c);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Creates and sets up the operators of layer `i` into `s`; `buffers`, `scales` and `zero_points` are
@@ -107,7 +165,14 @@ static gfp_status define_step(gfp_int8_network *n, const gfp_network_description
         if (!depthwise && vnni && layer->kernel_height == 1 && layer->kernel_width == 1 && layer->stride_height == 1
             && layer->stride_width == 1 && !layer->same_padding && layer->input_channels % 4 == 0) {
             s->kind = STEP_POINTWISE;
-            return make_pointwise(n, layer, in, in_scale, in_zero, low, high, &s->pointwise);
+            return make_pointwise(n, layer, layer->quantized_weights, layer->input_channels,
+                                  (size_t)in.height * in.width, in_scale, in_zero, low, high, &s->pointwise);
+        }
+        const size_t taps = (size_t)layer->kernel_height * layer->kernel_width * layer->input_channels;
+        if (!depthwise && vnni && layer->same_padding && layer->stride_height == layer->stride_width
+            && layer->kernel_height == layer->kernel_width && taps <= 64) {
+            s->kind = STEP_PATCHES;
+            return make_patches(n, layer, in, out, in_scale, in_zero, low, high, s);
         }
         status = xnn_create_convolution2d_nhwc_qc8(
             0, 0, 0, 0, layer->kernel_height, layer->kernel_width, layer->stride_height, layer->stride_width, 1, 1,
@@ -185,7 +250,7 @@ gfp_status gfp_int8_network_create(const gfp_network_description *d, int vnni, i
     int32_t *zero_points = calloc(d->value_count, sizeof(int32_t));
     if (n != NULL) {
         n->steps = calloc(d->layer_count + 1, sizeof(step));
-        n->allocations = calloc(d->value_count + 4 * (size_t)d->layer_count + 1, sizeof(void *));
+        n->allocations = calloc(d->value_count + 6 * (size_t)d->layer_count + 1, sizeof(void *));
     }
     gfp_status result = GFP_OK;
     if (n == NULL || buffers == NULL || scales == NULL || zero_points == NULL || n->steps == NULL
@@ -235,6 +300,11 @@ gfp_status gfp_int8_network_run(gfp_int8_network *n) {
         const step *s = &n->steps[i];
         if (s->kind == STEP_POINTWISE) {
             gfp_pointwise_run(&s->pointwise, s->input, s->output);
+            continue;
+        }
+        if (s->kind == STEP_PATCHES) {
+            gather_patches(&s->patches, s->input);
+            gfp_pointwise_run(&s->pointwise, s->patches.rows, s->output);
             continue;
         }
         if (xnn_run_operator(s->first, NULL) != xnn_status_success) return GFP_RUNTIME_FAILED;

@@ -7,6 +7,8 @@ so both engines compute the same function) to ONNX: by default written directly 
 catalog photos in a temporary folder, then alternates rounds: ONNX Runtime (intra_op_num_threads=1,
 inter_op_num_threads=1, sequential execution, all graph optimisations) over every input R times, and
 the Glimpse executable on the same folder with --repeat R. Prints a table and, as the last line, JSON.
+Beside the wall-clock p50s, both engines record the CPU time of the running thread (*_cpu_ms), which the
+machine's other load does not inflate.
 
 int8: Glimpse runs Models/featureprint-int8.glimpsemodel (scripts/featureprint/quantize.py); ONNX Runtime
 quantises the same fp32 ONNX graph with its own static quantisation (onnxruntime.quantization.quantize_static:
@@ -292,6 +294,7 @@ def main():
                 session.run(["embedding"], {"image": scaled[i % len(pngs):i % len(pngs) + 1]})
 
         ort_ms = {name: [] for name, _ in sessions}
+        ort_cpu_ms = {name: [] for name, _ in sessions}
         glimpse_rounds = {name: [] for name, _ in sessions}
         models = {"fp32": args.model, "int8": args.int8_model}
         for r in range(args.rounds):
@@ -299,9 +302,10 @@ def main():
                 for _ in range(args.repeat):
                     for i in range(len(pngs)):
                         x = scaled[i:i + 1]
-                        t0 = time.perf_counter()
+                        c0, t0 = time.thread_time(), time.perf_counter()
                         session.run(["embedding"], {"image": x})
                         ort_ms[name].append((time.perf_counter() - t0) * 1000.0)
+                        ort_cpu_ms[name].append((time.thread_time() - c0) * 1000.0)
                 if glimpse:
                     glimpse_rounds[name].append(glimpse_run(glimpse, models[name], inputs_dir, args.repeat))
             print(f"round {r + 1}/{args.rounds}: " + "; ".join(
@@ -334,6 +338,7 @@ def main():
 
         def glimpse_stats(rounds):
             return {"p50_ms": float(np.median([g["p50_ms"] for g in rounds])),
+                    "cpu_p50_ms": float(np.median([g.get("cpu_p50_ms", float("nan")) for g in rounds])),
                     "mean_ms": float(np.mean([g["mean_ms"] for g in rounds])),
                     "p90_ms": float(np.median([g.get("p90_ms", float("nan")) for g in rounds])),
                     "min_ms": float(min(g.get("min_ms", float("nan")) for g in rounds)), "n": args.rounds}
@@ -343,6 +348,19 @@ def main():
             rows.insert(0, ("glimpse", g))
             result.update(glimpse_ms=round(g["p50_ms"], 3), ratio=round(g["p50_ms"] / o["p50_ms"], 3),
                           glimpse_mean_ms=round(g["mean_ms"], 3), glimpse_rounds=glimpse_rounds["fp32"])
+        # CPU time of the running thread: what the machine's other load does not inflate (ONNX Runtime runs
+        # on the calling thread with one intra-op thread).
+        ort_cpu = {name: float(np.percentile(v, 50)) for name, v in ort_cpu_ms.items()}
+        result.update(onnxruntime_cpu_ms=round(ort_cpu["fp32"], 3))
+        if glimpse:
+            result.update(glimpse_cpu_ms=round(g["cpu_p50_ms"], 3), cpu_ratio=round(g["cpu_p50_ms"] / ort_cpu["fp32"], 3))
+        if int8:
+            result.update(onnxruntime_int8_cpu_ms=round(ort_cpu["int8"], 3))
+            if glimpse:
+                g8c = glimpse_stats(glimpse_rounds["int8"])["cpu_p50_ms"]
+                result.update(glimpse_int8_cpu_ms=round(g8c, 3),
+                              cpu_ratio_int8_vs_ort_fp32=round(g8c / ort_cpu["fp32"], 3),
+                              cpu_ratio_int8_vs_ort_int8=round(g8c / ort_cpu["int8"], 3))
         if int8:
             o8 = stats(ort_ms["int8"])
             rows.append(("onnxruntime int8", o8))
@@ -372,6 +390,10 @@ def main():
         if glimpse and int8:
             print(f"ratio glimpse int8 / onnxruntime fp32: {result['ratio_int8_vs_ort_fp32']:.3f}, "
                   f"/ onnxruntime int8: {result['ratio_int8_vs_ort_int8']:.3f}")
+            print(f"CPU time p50 (thread): glimpse fp32 {result['glimpse_cpu_ms']:.2f}, int8 "
+                  f"{result['glimpse_int8_cpu_ms']:.2f}; onnxruntime fp32 {result['onnxruntime_cpu_ms']:.2f}, int8 "
+                  f"{result['onnxruntime_int8_cpu_ms']:.2f} ms; int8 ratios {result['cpu_ratio_int8_vs_ort_fp32']:.3f} "
+                  f"/ {result['cpu_ratio_int8_vs_ort_int8']:.3f}")
         print(json.dumps(result))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,6 +1,6 @@
 // The int8 feature-print network layer by layer (see int8_network.h): the VNNI kernel for 1×1
 // convolutions and, over patch rows, for the stem; XNNPACK's int8 operators for the depthwise
-// convolutions and the adds, f32 operators for the pool (after converting its int8 input) and the classifier. Every
+// convolutions and the adds, the classifier on the VNNI kernel too (its f32 input quantised per run), f32 operators for the pool (after converting its int8 input) and the classifier. Every
 // operator is set up once, over buffers allocated here, so a run allocates nothing.
 #include "int8_network.h"
 
@@ -12,7 +12,7 @@
 
 #include <xnnpack.h>
 
-enum { STEP_OPERATORS = 1, STEP_POINTWISE = 2, STEP_PATCHES = 3 };
+enum { STEP_OPERATORS = 1, STEP_POINTWISE = 2, STEP_PATCHES = 3, STEP_CLASSIFIER = 4 };
 
 /// A small convolution (the stem) as patches: each output pixel's kH × kW × C inputs in a row of
 /// `row` bytes (padded to a multiple of 4), then the VNNI 1×1 kernel over the rows.
@@ -28,6 +28,7 @@ typedef struct step {
     xnn_operator_t first, second;
     gfp_pointwise pointwise;
     patches patches;
+    gfp_classifier classifier;
     const int8_t *input;
     int8_t *output;
 } step;
@@ -134,6 +135,28 @@ static void gather_patches(const patches *p, const int8_t *x) {
     }
 }
 
+/// The fully connected classifier on the VNNI kernel (its int8 weights and scales from the file).
+static gfp_status make_classifier(gfp_int8_network *n, const gfp_layer *layer, step *s) {
+    const size_t oc = layer->output_channels, ic = layer->input_channels, padded = (oc + 15) / 16 * 16;
+    int8_t *packed = allocate(n, gfp_pointwise_packed_bytes(oc, ic));
+    int32_t *offset = allocate(n, padded * sizeof(int32_t));
+    float *scales = allocate(n, padded * sizeof(float)), *bias = allocate(n, padded * sizeof(float));
+    int8_t *codes = allocate(n, ic);
+    if (packed == NULL || offset == NULL || scales == NULL || bias == NULL || codes == NULL) return GFP_OUT_OF_MEMORY;
+    gfp_pointwise_pack(layer->quantized_weights, oc, ic, packed);
+    for (size_t o = 0; o < oc; o++) {
+        int32_t sum = 0;
+        for (size_t i = 0; i < ic; i++) sum += layer->quantized_weights[o * ic + i];
+        offset[o] = -128 * sum;
+        scales[o] = layer->weight_scales[o];
+        bias[o] = layer->bias[o];
+    }
+    s->kind = STEP_CLASSIFIER;
+    s->classifier = (gfp_classifier){.input_channels = ic, .output_channels = oc, .packed = packed, .offset = offset,
+                                     .weight_scales = scales, .bias = bias, .codes = codes};
+    return GFP_OK;
+}
+
 /// Creates and sets up the operators of layer `i` into `s`; `buffers`, `scales` and `zero_points` are
 /// per value (scale 0: f32).
 static gfp_status define_step(gfp_int8_network *n, const gfp_network_description *d, uint32_t i, int vnni,
@@ -221,6 +244,10 @@ static gfp_status define_step(gfp_int8_network *n, const gfp_network_description
         break;
     }
     case GFP_FULLY_CONNECTED:
+        if (vnni && layer->quantized_weights != NULL && layer->weight_scales != NULL && !layer->relu6
+            && layer->input_channels % 4 == 0) {
+            return make_classifier(n, layer, s);
+        }
         status = xnn_create_fully_connected_nc_f32(layer->input_channels, layer->output_channels,
                                                    layer->input_channels, layer->output_channels, layer->weights,
                                                    layer->bias, layer->relu6 ? 0.0f : -INFINITY,
@@ -300,6 +327,10 @@ gfp_status gfp_int8_network_run(gfp_int8_network *n) {
         const step *s = &n->steps[i];
         if (s->kind == STEP_POINTWISE) {
             gfp_pointwise_run(&s->pointwise, s->input, s->output);
+            continue;
+        }
+        if (s->kind == STEP_CLASSIFIER) {
+            gfp_classifier_run(&s->classifier, (const float *)(const void *)s->input, (float *)(void *)s->output);
             continue;
         }
         if (s->kind == STEP_PATCHES) {

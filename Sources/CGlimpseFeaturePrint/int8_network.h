@@ -28,6 +28,24 @@ void gfp_pointwise_pack(const int8_t *weights, size_t output_channels, size_t in
 /// Runs the kernel (only when gfp_vnni_available() is 1).
 void gfp_pointwise_run(const gfp_pointwise *pointwise, const int8_t *input, int8_t *output);
 
+/// The fully connected classifier on the VNNI kernel: the f32 embedding is quantised per run (symmetric,
+/// scale max |x| / 127) into `codes`, multiplied with the int8 weights, and the f32 logits are
+/// sum × embedding scale × weight scale + bias.
+typedef struct gfp_classifier {
+    size_t input_channels, output_channels;
+    const int8_t *packed;
+    /// Per output channel, padded with zeros to a multiple of 16: −128 × the weight sum; the weight scale;
+    /// the f32 bias.
+    const int32_t *offset;
+    const float *weight_scales;
+    const float *bias;
+    /// Room for the quantised embedding (input_channels bytes).
+    int8_t *codes;
+} gfp_classifier;
+
+/// Runs the classifier (only when gfp_vnni_available() is 1).
+void gfp_classifier_run(const gfp_classifier *classifier, const float *embedding, float *logits);
+
 typedef struct gfp_int8_network gfp_int8_network;
 
 /// Builds the int8 network of `description` (input_scale > 0) over the caller's input (int8), embedding

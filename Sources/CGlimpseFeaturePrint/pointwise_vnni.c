@@ -2,6 +2,7 @@
 // XNNPACK of Debian 12 lacks (its int8 kernels widen to 16 bits, half the rate). See int8_network.h.
 #include "int8_network.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,54 @@ static VNNI_TARGET void run_vnni(const gfp_pointwise *p, const int8_t *x, int8_t
     }
 }
 #endif
+
+#if GFP_HAS_VNNI_CODE
+/// `blocks` (1...4) blocks of 16 classifier outputs from output `first`.
+static inline VNNI_TARGET __attribute__((always_inline)) void classifier_blocks(
+    int blocks, const gfp_classifier *k, size_t first, float scale, float *logits) {
+    const size_t groups = k->input_channels / 4;
+    __m512i acc[4];
+    for (int c = 0; c < blocks; c++) acc[c] = _mm512_loadu_si512(k->offset + first + 16 * c);
+    const __m512i flip = _mm512_set1_epi32((int)0x80808080u);
+    const int8_t *packed = k->packed + first / 16 * groups * 64;
+    for (size_t g = 0; g < groups; g++) {
+        int32_t word;
+        memcpy(&word, k->codes + g * 4, 4);
+        const __m512i u = _mm512_xor_si512(_mm512_set1_epi32(word), flip);
+        for (int c = 0; c < blocks; c++) {
+            acc[c] = _mm512_dpbusd_epi32(acc[c], u, _mm512_load_si512(packed + ((size_t)c * groups + g) * 64));
+        }
+    }
+    for (int c = 0; c < blocks; c++) {
+        const size_t o = first + 16 * (size_t)c;
+        const __mmask16 mask = k->output_channels - o >= 16 ? 0xFFFF : (__mmask16)((1u << (k->output_channels - o)) - 1);
+        const __m512 step = _mm512_mul_ps(_mm512_set1_ps(scale), _mm512_loadu_ps(k->weight_scales + o));
+        const __m512 value = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[c]), step, _mm512_loadu_ps(k->bias + o));
+        _mm512_mask_storeu_ps(logits + o, mask, value);
+    }
+}
+
+static VNNI_TARGET void classify_vnni(const gfp_classifier *k, const float *embedding, float *logits) {
+    float peak = 0;
+    for (size_t i = 0; i < k->input_channels; i++) peak = fmaxf(peak, fabsf(embedding[i]));
+    const float scale = peak > 0 ? peak / 127.0f : 1.0f;
+    for (size_t i = 0; i < k->input_channels; i++) k->codes[i] = (int8_t)lrintf(embedding[i] / scale);
+    const size_t blocks = (k->output_channels + 15) / 16;
+    size_t b = 0;
+    for (; b + 4 <= blocks; b += 4) classifier_blocks(4, k, b * 16, scale, logits);
+    for (; b < blocks; b++) classifier_blocks(1, k, b * 16, scale, logits);
+}
+#endif
+
+void gfp_classifier_run(const gfp_classifier *classifier, const float *embedding, float *logits) {
+#if GFP_HAS_VNNI_CODE
+    classify_vnni(classifier, embedding, logits);
+#else
+    (void)classifier;
+    (void)embedding;
+    (void)logits;
+#endif
+}
 
 void gfp_pointwise_run(const gfp_pointwise *pointwise, const int8_t *input, int8_t *output) {
 #if GFP_HAS_VNNI_CODE

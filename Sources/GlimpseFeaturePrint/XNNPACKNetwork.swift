@@ -27,6 +27,8 @@ struct XNNPACKNetwork: ~Copyable {
             let layer = record.layer
             let output = quantization?.outputs[index]
             let int8Weights = output != nil && !record.weights.isEmpty
+            // The classifier reads and writes f32 but has int8 weights too, for the VNNI engine.
+            let codes = quantization != nil && !record.weights.isEmpty
             let channels = quantization?.channels[index].lowerBound ?? 0
             return gfp_layer(
                 kind: UInt32(layer.kind.rawValue), relu6: layer.activation == .relu6 ? 1 : 0,
@@ -37,8 +39,8 @@ struct XNNPACKNetwork: ~Copyable {
                 input_channels: UInt32(layer.inputChannels), output_channels: UInt32(layer.outputChannels),
                 weights: record.weights.isEmpty || int8Weights ? nil : arena.address(of: record.weights.lowerBound),
                 bias: record.bias.isEmpty || int8Weights ? nil : arena.address(of: record.bias.lowerBound),
-                quantized_weights: int8Weights ? quantization?.codes.address(of: record.weights.lowerBound) : nil,
-                weight_scales: int8Weights ? quantization?.scales.address(of: channels) : nil,
+                quantized_weights: codes ? quantization?.codes.address(of: record.weights.lowerBound) : nil,
+                weight_scales: codes ? quantization?.scales.address(of: channels) : nil,
                 quantized_bias: int8Weights ? quantization?.biases.address(of: channels) : nil,
                 output_scale: output?.scale ?? 0, output_zero_point: output?.zeroPoint ?? 0)
         }

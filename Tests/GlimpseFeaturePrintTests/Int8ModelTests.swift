@@ -161,6 +161,11 @@ struct Int8ModelTests {
             try portable.run(networkInput: pixels, into: &portableOutput)
             let cosine = zip(fastOutput.featurePrint.values, portableOutput.featurePrint.values).reduce(0) { $0 + $1.0 * $1.1 }
             #expect(cosine >= 0.999, "seed \(seed): cosine \(cosine)")
+            // The classifier's input is quantised per run on the VNNI engine and stays f32 in the subgraph.
+            let a = fastOutput.logits, b = portableOutput.logits
+            let dot = zip(a, b).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+            let norms = (a.reduce(Float(0)) { $0 + $1 * $1 } * b.reduce(Float(0)) { $0 + $1 * $1 }).squareRoot()
+            #expect(a.count == 1000 && dot / norms >= 0.999, "seed \(seed): logits cosine \(dot / norms)")
         }
     }
 

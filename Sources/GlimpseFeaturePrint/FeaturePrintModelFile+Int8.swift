@@ -22,30 +22,12 @@ extension FeaturePrintModelFile {
     /// The bytes of an int8 model.
     static func encodeInt8(_ model: FeaturePrintModel, _ quantization: QuantizedParameters) -> [UInt8] {
         var out = ByteWriter(capacity: headerLength + model.parameterCount + 16 * model.layerCount + 1024)
-        out.append(contentsOf: magic)
-        out.append(int8FormatVersion)
-        out.append(UInt16(0))
-        out.append(UInt64(0)) // patched below
-        out.append(string: model.network)
-        out.append(string: model.provenance)
-        out.append(UInt32(model.input.size))
-        out.append(model.input.mean.bitPattern)
-        out.append(model.input.scale.bitPattern)
-        out.append(FeaturePrintWeightType.int8.rawValue)
-        out.append(UInt32(model.valueCount))
-        out.append(UInt32(model.embeddingValue))
-        out.append(model.logitsValue.map { UInt32($0) } ?? noValue)
+        appendHead(model, version: int8FormatVersion, to: &out)
         out.append(quantization.input.scale.bitPattern)
         out.append(quantization.input.zeroPoint)
         out.append(UInt32(model.layerCount))
         for (index, record) in model.records.enumerated() {
-            let layer = record.layer
-            out.append(contentsOf: [layer.kind.rawValue, layer.activation.rawValue, layer.padding.rawValue, 0])
-            for field in [layer.input, layer.secondInput ?? Int(noValue), layer.output, layer.kernelHeight,
-                          layer.kernelWidth, layer.strideHeight, layer.strideWidth, layer.inputChannels,
-                          layer.outputChannels] {
-                out.append(UInt32(truncatingIfNeeded: field))
-            }
+            appendFields(record.layer, to: &out)
             let output = quantization.outputs[index]
             out.append((output?.scale ?? 0).bitPattern)
             out.append(output?.zeroPoint ?? 0)

@@ -32,28 +32,10 @@ enum FeaturePrintModelFile {
     static func encode(_ model: FeaturePrintModel) -> [UInt8] {
         if let quantization = model.quantization { return encodeInt8(model, quantization) }
         var out = ByteWriter(capacity: headerLength + model.parameterCount * 4 + 64 * model.layerCount + 1024)
-        out.append(contentsOf: magic)
-        out.append(formatVersion)
-        out.append(UInt16(0))
-        out.append(UInt64(0)) // patched below
-        out.append(string: model.network)
-        out.append(string: model.provenance)
-        out.append(UInt32(model.input.size))
-        out.append(model.input.mean.bitPattern)
-        out.append(model.input.scale.bitPattern)
-        out.append(model.weightType.rawValue)
-        out.append(UInt32(model.valueCount))
-        out.append(UInt32(model.embeddingValue))
-        out.append(model.logitsValue.map { UInt32($0) } ?? noValue)
+        appendHead(model, version: formatVersion, to: &out)
         out.append(UInt32(model.layerCount))
         for record in model.records {
-            let layer = record.layer
-            out.append(contentsOf: [layer.kind.rawValue, layer.activation.rawValue, layer.padding.rawValue, 0])
-            for field in [layer.input, layer.secondInput ?? Int(noValue), layer.output, layer.kernelHeight,
-                          layer.kernelWidth, layer.strideHeight, layer.strideWidth, layer.inputChannels,
-                          layer.outputChannels] {
-                out.append(UInt32(truncatingIfNeeded: field))
-            }
+            appendFields(record.layer, to: &out)
             for weight in model.parameters.values(record.weights) {
                 switch model.weightType {
                 case .float16: out.append(Half.bits(weight))
@@ -65,6 +47,34 @@ enum FeaturePrintModelFile {
         out.patch(UInt64(out.bytes.count + 4), at: 12)
         out.append(CRC32.checksum(out.bytes))
         return out.bytes
+    }
+
+    /// Writes the header and the fields both versions share, up to the logits id: magic, `version`, a
+    /// length to patch at byte 12, the strings, the input, the weight type, the counts and ids.
+    static func appendHead(_ model: FeaturePrintModel, version: UInt16, to out: inout ByteWriter) {
+        out.append(contentsOf: magic)
+        out.append(version)
+        out.append(UInt16(0))
+        out.append(UInt64(0)) // patched when the file is complete
+        out.append(string: model.network)
+        out.append(string: model.provenance)
+        out.append(UInt32(model.input.size))
+        out.append(model.input.mean.bitPattern)
+        out.append(model.input.scale.bitPattern)
+        out.append(model.weightType.rawValue)
+        out.append(UInt32(model.valueCount))
+        out.append(UInt32(model.embeddingValue))
+        out.append(model.logitsValue.map { UInt32($0) } ?? noValue)
+    }
+
+    /// Writes one op's fixed fields (kind, activation, padding, reserved byte, ids, sizes).
+    static func appendFields(_ layer: FeaturePrintLayer, to out: inout ByteWriter) {
+        out.append(contentsOf: [layer.kind.rawValue, layer.activation.rawValue, layer.padding.rawValue, 0])
+        for field in [layer.input, layer.secondInput ?? Int(noValue), layer.output, layer.kernelHeight,
+                      layer.kernelWidth, layer.strideHeight, layer.strideWidth, layer.inputChannels,
+                      layer.outputChannels] {
+            out.append(UInt32(truncatingIfNeeded: field))
+        }
     }
 
     /// Refuses a file by its first `headerLength` bytes and its size, before the rest is read.

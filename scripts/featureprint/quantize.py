@@ -30,7 +30,6 @@ import time
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import featureprint as fp  # noqa: E402
@@ -47,40 +46,15 @@ def calibration_photos(root, extra):
     return photos
 
 
-@torch.no_grad()
 def collect_ranges(header, ops, batch, stats, rng):
     """Float forward of the file's network over batch; folds each value's extremes and a sample of its
-    elements into stats[value] = [min, max, [samples]]."""
-    x = np.asarray(batch, dtype=np.float32)
-    x = (x - header["input_mean"]) * header["input_scale"]
-    values = {0: torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))}
+    elements into stats[value] = [min, max, [samples]], and its channel sums into stats[("sum", value)]."""
+    x = (np.asarray(batch, dtype=np.float32) - header["input_mean"]) * header["input_scale"]
     sums = stats.setdefault(("sum", 0), [0.0, 0])
-    sums[0] = sums[0] + values[0].sum(dim=(0, 2, 3)).double().numpy()
+    sums[0] = sums[0] + torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).sum(dim=(0, 2, 3)).double().numpy()
     sums[1] += x.shape[0] * x.shape[1] * x.shape[2]
-    for op in ops:
-        a = values[op["input"]]
-        k = op["kind"]
-        if k in (fp.KIND_CONV, fp.KIND_DEPTHWISE):
-            if op["pad"] == fp.PAD_SAME:
-                pt, pb = fp.same_padding(a.shape[2], op["kh"], op["sh"])
-                pl, pr = fp.same_padding(a.shape[3], op["kw"], op["sw"])
-                a = F.pad(a, [pl, pr, pt, pb])
-            if k == fp.KIND_CONV:
-                w = torch.from_numpy(np.ascontiguousarray(op["weights"].transpose(0, 3, 1, 2)))
-                groups = 1
-            else:
-                w = torch.from_numpy(np.ascontiguousarray(op["weights"].transpose(2, 0, 1)[:, None]))
-                groups = op["cin"]
-            y = F.conv2d(a, w, torch.from_numpy(op["bias"]), stride=(op["sh"], op["sw"]), groups=groups)
-        elif k == fp.KIND_ADD:
-            y = a + values[op["input2"]]
-        elif k == fp.KIND_POOL:
-            y = a.mean(dim=(2, 3))
-        else:
-            y = a @ torch.from_numpy(op["weights"]).T + torch.from_numpy(op["bias"])
-        if op["act"] == fp.ACT_RELU6:
-            y = y.clamp(0.0, 6.0)
-        values[op["output"]] = y
+
+    def on_value(op, y):
         # Channel sums (over photos, rows and columns) for the bias correction of the layers that read y.
         sums = stats.setdefault(("sum", op["output"]), [0.0, 0])
         sums[0] = sums[0] + (y.sum(dim=(0, 2, 3)) if y.dim() == 4 else y.sum(dim=0)).double().numpy()
@@ -92,6 +66,8 @@ def collect_ranges(header, ops, batch, stats, rng):
         for row in flat:
             n = min(SAMPLES_PER_IMAGE, row.size)
             s[2].append(row[rng.choice(row.size, n, replace=False)] if n < row.size else row.copy())
+
+    fp.file_forward(header, ops, batch, on_value=on_value)
 
 
 def mse_range(sample, lo, hi):

@@ -33,6 +33,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import featureprint as fp  # noqa: E402
+import featureprint_int8 as fp8  # noqa: E402
 
 MIN_COSINE_MEAN = 0.995
 MIN_COSINE_MIN = 0.98
@@ -80,7 +81,7 @@ def mse_range(sample, lo, hi):
     best = None
     for a in np.linspace(0.3, 1.0, 71):
         scale, zp = asymmetric(lo * a, hi * a)
-        err = float(((fp.quantize_values(x, float(scale), zp) - x) ** 2).mean())
+        err = float(((fp8.quantize_values(x, float(scale), zp) - x) ** 2).mean())
         if best is None or err < best[0]:
             best = (err, lo * a, hi * a)
     return best[1], best[2]
@@ -178,16 +179,16 @@ def main():
             q["oscale"], q["ozp"] = 0.0, 0  # the embedding and the logits stay float
         else:
             q["oscale"], q["ozp"] = asymmetric(lo, hi)
-        if op["kind"] in fp.WEIGHTED_KINDS:
+        if op["kind"] in fp8.WEIGHTED_KINDS:
             in_scale = value_scales[op["input"]]
-            q["qweights"], q["wscales"] = fp.quantize_weights(op["kind"], op["weights"], op["bias"], in_scale)
+            q["qweights"], q["wscales"] = fp8.quantize_weights(op["kind"], op["weights"], op["bias"], in_scale)
             if args.bias_correction:
                 total, count = stats[("sum", op["input"])]
-                q["bias"] = corrected_bias(op, fp.dequantize_weights(op["kind"], q["qweights"], q["wscales"]),
+                q["bias"] = corrected_bias(op, fp8.dequantize_weights(op["kind"], q["qweights"], q["wscales"]),
                                            np.asarray(total) / count)
                 # The corrected bias moves a little: keep it within the int32 accumulator too.
-                q["qweights"], q["wscales"] = fp.quantize_weights(op["kind"], op["weights"], q["bias"], in_scale)
-                q["bias"] = corrected_bias(op, fp.dequantize_weights(op["kind"], q["qweights"], q["wscales"]),
+                q["qweights"], q["wscales"] = fp8.quantize_weights(op["kind"], op["weights"], q["bias"], in_scale)
+                q["bias"] = corrected_bias(op, fp8.dequantize_weights(op["kind"], q["qweights"], q["wscales"]),
                                            np.asarray(total) / count)
             if in_scale > 0:
                 steps = np.abs(q["bias"].astype(np.float64) / (in_scale * q["wscales"].astype(np.float64)))
@@ -201,7 +202,7 @@ def main():
                   f"(weights symmetric per output channel{', bias-corrected' if args.bias_correction else ''}; "
                   f"activations asymmetric per tensor, {ranges} over {len(photos)} calibration photos: the catalog's "
                   f"and {', '.join(os.path.basename(os.path.dirname(d.rstrip('/'))) + '/' + os.path.basename(d.rstrip('/')) for d in args.calibration) or 'no others'})")
-    data = fp.encode_int8_file(qops, header["value_count"], header["embedding"], header["logits"], provenance,
+    data = fp8.encode_int8_file(qops, header["value_count"], header["embedding"], header["logits"], provenance,
                                input_q)
     tmp = args.output + ".tmp"
     with open(tmp, "wb") as f:
@@ -212,11 +213,11 @@ def main():
     print(f"wrote {args.output}: {len(data)} bytes")
 
     with open(args.output, "rb") as f:
-        h8, ops8 = fp.decode_int8_file(f.read())
+        h8, ops8 = fp8.decode_int8_file(f.read())
     catalog = fp.photo_files(os.path.join(root, "Images", "photos"))
     batch = np.stack([fp.reduce_to_input(fp.load_rgb(p), "squash") for p in catalog])
     emb32, log32 = fp.file_forward(header, ops, batch)
-    emb8, log8 = fp.int8_forward(h8, ops8, batch)
+    emb8, log8 = fp8.int8_forward(h8, ops8, batch)
     cos = fp.cosine_rows(emb32, emb8)
     top1 = float(np.mean(np.argmax(log32, 1) == np.argmax(log8, 1)))
     print(f"embedding cosine, int8 (simulated) vs float file over {len(catalog)} catalog photos: "

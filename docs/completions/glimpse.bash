@@ -188,7 +188,7 @@ _glimpse_serve() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --no-store --read-only --version -h --help)
     repeating_options=(--admin-uid --admin-gid --allow-uid --allow-gid)
-    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
+    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -206,6 +206,10 @@ _glimpse_serve() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--store')
@@ -266,7 +270,7 @@ _glimpse_query() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --labels --limit --cursor --box --explain --socket)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --labels --limit --cursor --box --explain --socket)
     __glimpse_offer_flags_options -1
 
     # Offer option value completions
@@ -281,6 +285,10 @@ _glimpse_query() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--labels')
@@ -308,7 +316,7 @@ _glimpse_match() {
     repeating_flags=()
     non_repeating_flags=(--recursive --all-files --resume --no-feature-cache --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --limit --jobs --output --catalog --feature-cache --label-model --model --featureprint-model)
+    non_repeating_options=(--format --limit --jobs --output --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -335,6 +343,10 @@ _glimpse_match() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac
@@ -411,7 +423,7 @@ _glimpse_eval() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --queries --leave-out)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --queries --leave-out)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -426,6 +438,10 @@ _glimpse_eval() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--queries')
@@ -441,7 +457,7 @@ _glimpse_bench() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --scale --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --folder --passes --limit --sizes --dimension --queries --index --max-build-seconds --socket --concurrency --duration)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --folder --passes --limit --sizes --dimension --queries --index --max-build-seconds --socket --concurrency --duration)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -456,6 +472,10 @@ _glimpse_bench() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--folder')
@@ -592,7 +612,7 @@ _glimpse_catalog_import() {
     repeating_flags=()
     non_repeating_flags=(--replace --no-feature-cache --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --feature-cache --featureprint-model)
+    non_repeating_options=(--store --catalog --feature-cache --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -607,6 +627,10 @@ _glimpse_catalog_import() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac
@@ -634,7 +658,7 @@ _glimpse_catalog_check() {
     repeating_flags=()
     non_repeating_flags=(--no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --featureprint-model)
+    non_repeating_options=(--store --catalog --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -646,6 +670,10 @@ _glimpse_catalog_check() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac
@@ -673,7 +701,7 @@ _glimpse_catalog_put-place() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=(--photo)
-    non_repeating_options=(--json --store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--json --store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -699,6 +727,10 @@ _glimpse_catalog_put-place() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -706,7 +738,7 @@ _glimpse_catalog_delete-place() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -726,6 +758,10 @@ _glimpse_catalog_delete-place() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -733,7 +769,7 @@ _glimpse_catalog_add-photo() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--name --credit-author --credit-license --credit-source --store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--name --credit-author --credit-license --credit-source --store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 2
 
     # Offer option value completions
@@ -765,6 +801,10 @@ _glimpse_catalog_add-photo() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -772,7 +812,7 @@ _glimpse_catalog_remove-photo() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 2
 
     # Offer option value completions
@@ -792,6 +832,10 @@ _glimpse_catalog_remove-photo() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -799,7 +843,7 @@ _glimpse_catalog_put-collection() {
     repeating_flags=()
     non_repeating_flags=(--keep-members --if-none-match --no-featureprint --version -h --help)
     repeating_options=(--member)
-    non_repeating_options=(--name --summary --store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--name --summary --store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -828,6 +872,10 @@ _glimpse_catalog_put-collection() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -835,7 +883,7 @@ _glimpse_catalog_delete-collection() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -853,6 +901,10 @@ _glimpse_catalog_delete-collection() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac

@@ -22,6 +22,72 @@ public enum FeaturePrintWeightType: UInt32, Sendable, CaseIterable {
     case float32 = 0
     /// IEEE-754 half precision, widened to `Float` when the file is loaded.
     case float16 = 1
+    /// Signed 8-bit integers, symmetric per output channel, with calibrated 8-bit activations
+    /// (format version 2): the network runs on XNNPACK's int8 operators.
+    case int8 = 2
+}
+
+/// The arithmetic a feature-print network runs in. Prints of different precisions are never compared:
+/// the precision is part of ``FeaturePrinterPool``'s print identity.
+public enum FeaturePrintPrecision: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// 32-bit floats (weights stored as f16 or f32): `Models/featureprint.glimpsemodel`.
+    case fp32
+    /// Signed 8-bit integers: `Models/featureprint-int8.glimpsemodel`.
+    case int8
+
+    /// The precision's name, `fp32` or `int8`.
+    public var description: String { rawValue }
+}
+
+/// How an int8 tensor maps to real numbers: `real = (q - zeroPoint) × scale`.
+public struct FeaturePrintQuantization: Sendable, Equatable {
+    /// The real step between neighbouring codes (finite, above zero).
+    public var scale: Float
+    /// The code of real zero (-128...127).
+    public var zeroPoint: Int32
+
+    /// A quantisation with both fields given.
+    public init(scale: Float, zeroPoint: Int32) {
+        self.scale = scale
+        self.zeroPoint = zeroPoint
+    }
+
+    /// The nearest code of `value` (clamped to -128...127).
+    public func quantize(_ value: Float) -> Int8 {
+        let code = (value / scale).rounded() + Float(zeroPoint)
+        return Int8(max(-128, min(127, code)))
+    }
+
+    /// The real value of `code`.
+    public func dequantize(_ code: Int8) -> Float { Float(Int32(code) - zeroPoint) * scale }
+}
+
+/// The int8 side of a quantised model: the input's and every layer output's quantisation, the
+/// weights' codes (indexed like the float parameters) and, per layer, its weight scales and its
+/// biases rounded to the int32 accumulator grid (input scale × weight scale).
+final class QuantizedParameters: Sendable {
+    /// How the network's input is quantised.
+    let input: FeaturePrintQuantization
+    /// Per layer: its output's quantisation, `nil` for a float output (pool, fully connected).
+    let outputs: [FeaturePrintQuantization?]
+    /// The weight codes, at the same offsets as the float weights.
+    let codes: ParameterArena<Int8>
+    /// Per layer: where its weight scales and int32 biases are in ``scales`` and ``biases``.
+    let channels: [Range<Int>]
+    /// Every weighted layer's per-output-channel weight scales.
+    let scales: ParameterArena<Float>
+    /// Every weighted layer's biases in accumulator units.
+    let biases: ParameterArena<Int32>
+
+    init(input: FeaturePrintQuantization, outputs: [FeaturePrintQuantization?], codes: ParameterArena<Int8>,
+         channels: [Range<Int>], scales: ParameterArena<Float>, biases: ParameterArena<Int32>) {
+        self.input = input
+        self.outputs = outputs
+        self.codes = codes
+        self.channels = channels
+        self.scales = scales
+        self.biases = biases
+    }
 }
 
 /// A feature-print network: its layers with their weights (as 32-bit floats) and how it wants its
@@ -45,12 +111,19 @@ public final class FeaturePrintModel: Sendable {
     /// The value that is the classifier's logits, if the model has them.
     public let logitsValue: Int?
 
+    /// The arithmetic the network runs in: ``FeaturePrintPrecision/int8`` for an int8 file.
+    public var precision: FeaturePrintPrecision { weightType == .int8 ? .int8 : .fp32 }
+    /// How the input is quantised (`nil` for an fp32 model).
+    public var inputQuantization: FeaturePrintQuantization? { quantization?.input }
+
     /// The layers' fields with empty weight arrays; the weights are in `parameters`.
     let records: [LayerRecord]
     /// The shape of every value (`nil` for ids no layer writes).
     let shapes: [ValueShape?]
-    /// Every weight and bias, in layer order.
-    let parameters: ParameterArena
+    /// Every weight and bias, in layer order (an int8 model's weights dequantised: code × scale).
+    let parameters: ParameterArena<Float>
+    /// The int8 codes, scales and quantisations of an int8 model; `nil` for fp32.
+    let quantization: QuantizedParameters?
 
     /// The width of the embedding (1280 for EfficientNet-Lite0).
     public var embeddingDimension: Int { shapes[embeddingValue]?.channels ?? 0 }
@@ -75,11 +148,16 @@ public final class FeaturePrintModel: Sendable {
     /// shapes consistent, weight and bias counts matching each layer. With `weightType` `.float16`
     /// the weights are rounded to half precision, so the model equals what its file decodes to.
     ///
-    /// - Throws: ``FeaturePrintModelError/invalidModel(reason:)`` saying which part is wrong.
+    /// - Throws: ``FeaturePrintModelError/invalidModel(reason:)`` saying which part is wrong, or
+    ///   that an int8 model has to be loaded from its file (its calibration is made by the conversion script).
     public convenience init(
         network: String, provenance: String, input: FeaturePrintInput, weightType: FeaturePrintWeightType,
         valueCount: Int, embeddingValue: Int, logitsValue: Int?, layers: [FeaturePrintLayer]
     ) throws(FeaturePrintModelError) {
+        guard weightType != .int8 else {
+            throw .invalidModel(reason: "an int8 model carries calibrated activation ranges: load it from a file "
+                + "written by scripts/featureprint/quantize.py")
+        }
         var builder: ModelBuilder
         do throws(LayerRuleError) {
             builder = try ModelBuilder(input: input, valueCount: valueCount, layerCount: layers.count)
@@ -96,7 +174,7 @@ public final class FeaturePrintModel: Sendable {
         } catch {
             throw .invalidModel(reason: error.reason)
         }
-        let arena = ParameterArena(count: builder.parameterCount) { storage in
+        let arena = ParameterArena<Float>(count: builder.parameterCount) { storage in
             for (layer, record) in zip(layers, builder.records) {
                 for (i, w) in layer.weights.enumerated() {
                     storage[record.weights.lowerBound + i] = weightType == .float16 ? Half.rounded(w) : w
@@ -106,13 +184,13 @@ public final class FeaturePrintModel: Sendable {
         }
         self.init(network: network, provenance: provenance, input: input, weightType: weightType,
                   valueCount: valueCount, embeddingValue: embeddingValue, logitsValue: logitsValue,
-                  records: builder.records, shapes: builder.shapes, parameters: arena)
+                  records: builder.records, shapes: builder.shapes, parameters: arena, quantization: nil)
     }
 
     /// A model from checked parts.
     init(network: String, provenance: String, input: FeaturePrintInput, weightType: FeaturePrintWeightType,
          valueCount: Int, embeddingValue: Int, logitsValue: Int?, records: [LayerRecord], shapes: [ValueShape?],
-         parameters: ParameterArena) {
+         parameters: ParameterArena<Float>, quantization: QuantizedParameters?) {
         self.network = network
         self.provenance = provenance
         self.input = input
@@ -123,6 +201,7 @@ public final class FeaturePrintModel: Sendable {
         self.records = records
         self.shapes = shapes
         self.parameters = parameters
+        self.quantization = quantization
     }
 }
 

@@ -36,7 +36,8 @@ public enum FeaturePrintModelError: Error, Sendable, Equatable, CustomStringConv
         case let .notAModelFile(path):
             "\(path) is not a Glimpse feature-print model (wrong magic bytes); \(Self.rebuildHint)"
         case let .unsupportedFormatVersion(path, found, supported):
-            "feature-print model \(path) has format version \(found) but this build reads version \(supported); "
+            "feature-print model \(path) has format version \(found) but this build reads versions 1 (float) to "
+                + "\(supported) (int8); "
                 + Self.rebuildHint
         case let .truncated(path, expected, actual):
             "feature-print model \(path) is \(actual) bytes but its header says \(expected): the file is "

@@ -17,21 +17,45 @@ import GlimpseFiles
 ///     u32 output, u32 kernelH, kernelW, strideH, strideW, inChannels, outChannels,
 ///     weights (weightType), bias (f32 × outChannels) for convolution, depthwise, fully connected
 /// ```
-/// where `str` is a u32 byte count followed by UTF-8.
+/// where `str` is a u32 byte count followed by UTF-8. Format version 2 is the int8 file (see
+/// `FeaturePrintModelFile+Int8.swift`).
 enum FeaturePrintModelFile {
     static let magic: [UInt8] = Array("GLMFPRNT".utf8)
     static let formatVersion: UInt16 = 1
+    /// The format version of int8 files (weight type 2).
+    static let int8FormatVersion: UInt16 = 2
     static let headerLength = 20
     static let noValue = UInt32.max
     static let maximumStringLength = 1 << 16
 
     /// The file bytes of `model`.
     static func encode(_ model: FeaturePrintModel) -> [UInt8] {
+        if let quantization = model.quantization { return encodeInt8(model, quantization) }
         var out = ByteWriter(capacity: headerLength + model.parameterCount * 4 + 64 * model.layerCount + 1024)
+        appendHead(model, version: formatVersion, to: &out)
+        out.append(UInt32(model.layerCount))
+        for record in model.records {
+            appendFields(record.layer, to: &out)
+            for weight in model.parameters.values(record.weights) {
+                switch model.weightType {
+                case .float16: out.append(Half.bits(weight))
+                case .float32, .int8: out.append(weight.bitPattern)
+                }
+            }
+            for bias in model.parameters.values(record.bias) { out.append(bias.bitPattern) }
+        }
+        out.patch(UInt64(out.bytes.count + 4), at: 12)
+        out.append(CRC32.checksum(out.bytes))
+        return out.bytes
+    }
+
+    /// Writes the header and the fields both versions share, up to the logits id: magic, `version`, a
+    /// length to patch at byte 12, the strings, the input, the weight type, the counts and ids.
+    static func appendHead(_ model: FeaturePrintModel, version: UInt16, to out: inout ByteWriter) {
         out.append(contentsOf: magic)
-        out.append(formatVersion)
+        out.append(version)
         out.append(UInt16(0))
-        out.append(UInt64(0)) // patched below
+        out.append(UInt64(0)) // patched when the file is complete
         out.append(string: model.network)
         out.append(string: model.provenance)
         out.append(UInt32(model.input.size))
@@ -41,26 +65,16 @@ enum FeaturePrintModelFile {
         out.append(UInt32(model.valueCount))
         out.append(UInt32(model.embeddingValue))
         out.append(model.logitsValue.map { UInt32($0) } ?? noValue)
-        out.append(UInt32(model.layerCount))
-        for record in model.records {
-            let layer = record.layer
-            out.append(contentsOf: [layer.kind.rawValue, layer.activation.rawValue, layer.padding.rawValue, 0])
-            for field in [layer.input, layer.secondInput ?? Int(noValue), layer.output, layer.kernelHeight,
-                          layer.kernelWidth, layer.strideHeight, layer.strideWidth, layer.inputChannels,
-                          layer.outputChannels] {
-                out.append(UInt32(truncatingIfNeeded: field))
-            }
-            for weight in model.parameters.values(record.weights) {
-                switch model.weightType {
-                case .float16: out.append(Half.bits(weight))
-                case .float32: out.append(weight.bitPattern)
-                }
-            }
-            for bias in model.parameters.values(record.bias) { out.append(bias.bitPattern) }
+    }
+
+    /// Writes one op's fixed fields (kind, activation, padding, reserved byte, ids, sizes).
+    static func appendFields(_ layer: FeaturePrintLayer, to out: inout ByteWriter) {
+        out.append(contentsOf: [layer.kind.rawValue, layer.activation.rawValue, layer.padding.rawValue, 0])
+        for field in [layer.input, layer.secondInput ?? Int(noValue), layer.output, layer.kernelHeight,
+                      layer.kernelWidth, layer.strideHeight, layer.strideWidth, layer.inputChannels,
+                      layer.outputChannels] {
+            out.append(UInt32(truncatingIfNeeded: field))
         }
-        out.patch(UInt64(out.bytes.count + 4), at: 12)
-        out.append(CRC32.checksum(out.bytes))
-        return out.bytes
     }
 
     /// Refuses a file by its first `headerLength` bytes and its size, before the rest is read.
@@ -72,8 +86,8 @@ enum FeaturePrintModelFile {
             throw .truncated(path: path, expected: headerLength + 4, actual: size)
         }
         let version = UInt16(head[8]) | UInt16(head[9]) << 8
-        guard version == formatVersion else {
-            throw .unsupportedFormatVersion(path: path, found: version, supported: formatVersion)
+        guard version == formatVersion || version == int8FormatVersion else {
+            throw .unsupportedFormatVersion(path: path, found: version, supported: int8FormatVersion)
         }
         var total: UInt64 = 0
         for i in 0..<8 { total |= UInt64(head[12 + i]) << (8 * UInt64(i)) }
@@ -91,8 +105,11 @@ enum FeaturePrintModelFile {
             | UInt32(bytes[bodyEnd + 3]) << 24
         let computed = CRC32.checksum(bytes[0..<bodyEnd])
         guard stored == computed else { throw .checksumMismatch(path: path, stored: stored, computed: computed) }
+        let int8 = bytes[8] == UInt8(int8FormatVersion)
         do throws(LayerRuleError) {
-            return try withBytes(of: bytes) { (raw) throws(LayerRuleError) in try decodeBody(raw, end: bodyEnd) }
+            return try withBytes(of: bytes) { (raw) throws(LayerRuleError) in
+                int8 ? try decodeInt8Body(raw, end: bodyEnd) : try decodeBody(raw, end: bodyEnd)
+            }
         } catch {
             throw .malformed(path: path, reason: error.reason)
         }
@@ -107,8 +124,9 @@ enum FeaturePrintModelFile {
         let size = Int(try reader.read(UInt32.self))
         let input = FeaturePrintInput(size: size, mean: try reader.readFloat(), scale: try reader.readFloat())
         let rawWeightType = try reader.read(UInt32.self)
-        guard let weightType = FeaturePrintWeightType(rawValue: rawWeightType) else {
-            throw LayerRuleError(reason: "weight type \(rawWeightType) is neither 0 (f32) nor 1 (f16)")
+        guard let weightType = FeaturePrintWeightType(rawValue: rawWeightType), weightType != .int8 else {
+            throw LayerRuleError(reason: "weight type \(rawWeightType) is neither 0 (f32) nor 1 (f16), the weight "
+                + "types of format version 1 (int8 files are version 2)")
         }
         let valueCount = Int(try reader.read(UInt32.self))
         let embedding = Int(try reader.read(UInt32.self))
@@ -137,7 +155,7 @@ enum FeaturePrintModelFile {
                                     layers: builder.records.map(\.layer))
 
         let records = builder.records
-        let arena = ParameterArena(count: builder.parameterCount) { storage in
+        let arena = ParameterArena<Float>(count: builder.parameterCount) { storage in
             for (record, start) in zip(records, parameterOffsets) {
                 var at = start
                 for i in record.weights {
@@ -157,11 +175,11 @@ enum FeaturePrintModelFile {
         }
         return FeaturePrintModel(network: network, provenance: provenance, input: input, weightType: weightType,
                                  valueCount: valueCount, embeddingValue: embedding, logitsValue: logits,
-                                 records: records, shapes: builder.shapes, parameters: arena)
+                                 records: records, shapes: builder.shapes, parameters: arena, quantization: nil)
     }
 
     /// Reads one op's fixed fields, checking the kind, activation, padding and reserved byte.
-    private static func readLayerFields(
+    static func readLayerFields(
         _ reader: inout ByteReader<LayerRuleError>, index: Int
     ) throws(LayerRuleError) -> FeaturePrintLayer {
         let rawKind = try reader.read(UInt8.self), rawActivation = try reader.read(UInt8.self)

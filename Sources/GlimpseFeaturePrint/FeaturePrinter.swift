@@ -37,10 +37,18 @@ public final class FeaturePrinter: Sendable {
     /// milliseconds; reuse printers).
     ///
     /// - Throws: ``FeaturePrintError/engineUnavailable(reason:)`` when XNNPACK cannot run the model here.
-    public init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing = .squash) throws(FeaturePrintError) {
+    public convenience init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing = .squash)
+        throws(FeaturePrintError)
+    {
+        try self.init(model: model, preprocessing: preprocessing, portableInt8: false)
+    }
+
+    /// A printer whose int8 network runs as one XNNPACK subgraph when `portableInt8`, even on a processor
+    /// with AVX-512 VNNI (tests compare the two).
+    init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing, portableInt8: Bool) throws(FeaturePrintError) {
         self.model = model
         self.preprocessing = preprocessing
-        network = Mutex(try XNNPACKNetwork(model: model))
+        network = Mutex(try XNNPACKNetwork(model: model, portableInt8: portableInt8))
     }
 
     /// The feature print of an image of any size and pixel format, reduced to the network input by
@@ -86,10 +94,21 @@ public final class FeaturePrinter: Sendable {
         }
         let mean = model.input.mean, scale = model.input.scale
         try network.withLock { (network: inout XNNPACKNetwork) throws(FeaturePrintError) in
-            network.writeInput { input in
-                pixels.withUnsafeBytes { bytes in
-                    InputFill.normalise(bytes, bytesPerRow: pixels.bytesPerRow, format: pixels.pixelFormat,
-                                        size: size, mean: mean, scale: scale, into: input)
+            if network.inputCodes.isEmpty {
+                network.writeInput { input in
+                    pixels.withUnsafeBytes { bytes in
+                        InputFill.normalise(bytes, bytesPerRow: pixels.bytesPerRow, format: pixels.pixelFormat,
+                                            size: size, mean: mean, scale: scale, into: input)
+                    }
+                }
+            } else {
+                network.writeQuantizedInput { input in
+                    pixels.withUnsafeBytes { bytes in
+                        network.inputCodes.withUnsafeBufferPointer { codes in
+                            InputFill.quantise(bytes, bytesPerRow: pixels.bytesPerRow, format: pixels.pixelFormat,
+                                               size: size, codes: codes, into: input)
+                        }
+                    }
                 }
             }
             try network.run()
@@ -121,6 +140,28 @@ enum InputFill {
                 input[out] = (red - mean) * scale
                 input[out + 1] = (green - mean) * scale
                 input[out + 2] = (blue - mean) * scale
+                at += pixelBytes
+                out += 3
+            }
+        }
+    }
+
+    /// Writes the int8 code `codes[x]` of every channel value `x` of a `size × size` image into `input`
+    /// (NHWC, RGB; gray is replicated, alpha skipped).
+    static func quantise(
+        _ bytes: UnsafeRawBufferPointer, bytesPerRow: Int, format: PixelFormat, size: Int,
+        codes: UnsafeBufferPointer<Int8>, into input: UnsafeMutableBufferPointer<Int8>
+    ) {
+        let pixelBytes = format.bytesPerPixel
+        let gray = format == .gray8
+        var out = 0
+        for row in 0..<size {
+            var at = row * bytesPerRow
+            for _ in 0..<size {
+                let red = bytes[at]
+                input[out] = codes[Int(red)]
+                input[out + 1] = codes[Int(gray ? red : bytes[at + 1])]
+                input[out + 2] = codes[Int(gray ? red : bytes[at + 2])]
                 at += pixelBytes
                 out += 3
             }

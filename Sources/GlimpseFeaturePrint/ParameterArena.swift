@@ -1,30 +1,35 @@
-/// All weights and biases of a model in one 64-byte-aligned block that never moves and is never
-/// written after it is filled, so the engine may keep pointers into it for as long as it holds
-/// the arena.
+/// All weights and biases of a model (or its int8 weights, scales or int32 biases) in one 64-byte-aligned
+/// block that never moves and is never written after it is filled, so the engine may keep pointers into
+/// it for as long as it holds the arena.
 ///
 /// The unsafe part: the block is written only inside `init` (by `fill`, before any other code can
 /// see the arena), then only read; that is why the class may be shared between threads.
-final class ParameterArena: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<Float>
+final class ParameterArena<Element: BitwiseCopyable>: @unchecked Sendable {
+    private let storage: UnsafeMutableBufferPointer<Element>
 
-    /// An arena of `count` floats (zeroed), then handed to `fill` to write.
-    init<E: Error>(count: Int, fill: (UnsafeMutableBufferPointer<Float>) throws(E) -> Void) throws(E) {
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * MemoryLayout<Float>.stride, alignment: 64)
-        storage = UnsafeMutableBufferPointer(start: raw.initializeMemory(as: Float.self, repeating: 0, count: count),
+    /// An arena of `count` elements (zero bytes), then handed to `fill` to write.
+    init<E: Error>(count: Int, fill: (UnsafeMutableBufferPointer<Element>) throws(E) -> Void) throws(E) {
+        let bytes = max(count, 1) * MemoryLayout<Element>.stride
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        storage = UnsafeMutableBufferPointer(start: raw.bindMemory(to: Element.self, capacity: max(count, 1)),
                                              count: count)
-        try fill(storage)
+        try fill(storage) // when it throws, deinit frees the block (every stored property is set)
     }
 
     deinit { storage.baseAddress.map { UnsafeMutableRawPointer($0).deallocate() } }
 
-    /// The number of floats.
+    /// The number of elements.
     var count: Int { storage.count }
 
-    /// The floats in `range`, copied.
-    func values(_ range: Range<Int>) -> [Float] { Array(storage[range]) }
+    /// The elements in `range`, copied.
+    func values(_ range: Range<Int>) -> [Element] { Array(storage[range]) }
 
-    /// The address of float `offset`, valid while this arena is alive; for the engine only.
-    func address(of offset: Int) -> UnsafePointer<Float>? {
+    /// The element at `index`.
+    subscript(index: Int) -> Element { storage[index] }
+
+    /// The address of element `offset`, valid while this arena is alive; for the engine only.
+    func address(of offset: Int) -> UnsafePointer<Element>? {
         guard offset >= 0, offset < storage.count, let base = storage.baseAddress else { return nil }
         return UnsafePointer(base + offset)
     }

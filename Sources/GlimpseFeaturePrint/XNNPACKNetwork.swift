@@ -14,12 +14,22 @@ struct XNNPACKNetwork: ~Copyable {
     let embeddingCount: Int
     /// Floats in the logits (0 when the model has none).
     let logitCount: Int
+    /// For an int8 input, the code of every channel byte 0...255 (`(x - mean) × scale` quantised); empty
+    /// for a float input.
+    let inputCodes: [Int8]
 
-    /// Builds the runtime for `model` (which has passed every file check).
-    init(model: FeaturePrintModel) throws(FeaturePrintError) {
+    /// Builds the runtime for `model` (which has passed every file check). `portableInt8` runs an int8
+    /// model as one XNNPACK subgraph even where the AVX-512 VNNI 1×1 convolutions could run.
+    init(model: FeaturePrintModel, portableInt8: Bool = false) throws(FeaturePrintError) {
         let arena = model.parameters
-        let layers: [gfp_layer] = model.records.map { record in
+        let quantization = model.quantization
+        let layers: [gfp_layer] = model.records.enumerated().map { index, record in
             let layer = record.layer
+            let output = quantization?.outputs[index]
+            let int8Weights = output != nil && !record.weights.isEmpty
+            // The classifier reads and writes f32 but has int8 weights too, for the VNNI engine.
+            let codes = quantization != nil && !record.weights.isEmpty
+            let channels = quantization?.channels[index].lowerBound ?? 0
             return gfp_layer(
                 kind: UInt32(layer.kind.rawValue), relu6: layer.activation == .relu6 ? 1 : 0,
                 same_padding: layer.padding == .tensorFlowSame ? 1 : 0, input: UInt32(layer.input),
@@ -27,8 +37,12 @@ struct XNNPACKNetwork: ~Copyable {
                 kernel_height: UInt32(layer.kernelHeight), kernel_width: UInt32(layer.kernelWidth),
                 stride_height: UInt32(layer.strideHeight), stride_width: UInt32(layer.strideWidth),
                 input_channels: UInt32(layer.inputChannels), output_channels: UInt32(layer.outputChannels),
-                weights: record.weights.isEmpty ? nil : arena.address(of: record.weights.lowerBound),
-                bias: record.bias.isEmpty ? nil : arena.address(of: record.bias.lowerBound))
+                weights: record.weights.isEmpty || int8Weights ? nil : arena.address(of: record.weights.lowerBound),
+                bias: record.bias.isEmpty || int8Weights ? nil : arena.address(of: record.bias.lowerBound),
+                quantized_weights: codes ? quantization?.codes.address(of: record.weights.lowerBound) : nil,
+                weight_scales: codes ? quantization?.scales.address(of: channels) : nil,
+                quantized_bias: int8Weights ? quantization?.biases.address(of: channels) : nil,
+                output_scale: output?.scale ?? 0, output_zero_point: output?.zeroPoint ?? 0)
         }
         let shapes: [gfp_shape] = model.shapes.map { shape in
             gfp_shape(height: UInt32(shape?.height ?? 0), width: UInt32(shape?.width ?? 0),
@@ -42,7 +56,9 @@ struct XNNPACKNetwork: ~Copyable {
                     layers: layerBuffer.baseAddress, layer_count: UInt32(layerBuffer.count),
                     shapes: shapeBuffer.baseAddress, value_count: UInt32(shapeBuffer.count),
                     embedding_value: UInt32(model.embeddingValue),
-                    logits_value: model.logitsValue.map { UInt32($0) } ?? UInt32.max)
+                    logits_value: model.logitsValue.map { UInt32($0) } ?? UInt32.max,
+                    input_scale: quantization?.input.scale ?? 0, input_zero_point: quantization?.input.zeroPoint ?? 0,
+                    portable_int8: portableInt8 ? 1 : 0)
                 return message.withUnsafeMutableBufferPointer { text in
                     gfp_network_create(&description, &created, text.baseAddress, text.count)
                 }
@@ -59,13 +75,26 @@ struct XNNPACKNetwork: ~Copyable {
         inputCount = model.input.size * model.input.size * 3
         embeddingCount = model.embeddingDimension
         logitCount = model.logitCount
+        let input = model.input
+        inputCodes = quantization.map { q in
+            (0...255).map { byte in q.input.quantize((Float(byte) - input.mean) * input.scale) }
+        } ?? []
     }
 
     deinit { gfp_network_destroy(handle) }
 
-    /// Hands `body` the input buffer (`size × size × 3` floats, NHWC) to fill before ``run()``.
+    /// Hands `body` the float input buffer (`size × size × 3`, NHWC) to fill before ``run()``; the buffer
+    /// is empty when the input is int8.
     func writeInput<R>(_ body: (UnsafeMutableBufferPointer<Float>) -> R) -> R {
-        body(UnsafeMutableBufferPointer(start: gfp_network_input(handle), count: inputCount))
+        let input = gfp_network_input(handle)
+        return body(UnsafeMutableBufferPointer(start: input, count: input == nil ? 0 : inputCount))
+    }
+
+    /// Hands `body` the int8 input buffer (`size × size × 3`, NHWC) to fill before ``run()``; the buffer
+    /// is empty when the input is float.
+    func writeQuantizedInput<R>(_ body: (UnsafeMutableBufferPointer<Int8>) -> R) -> R {
+        let input = gfp_network_quantized_input(handle)
+        return body(UnsafeMutableBufferPointer(start: input, count: input == nil ? 0 : inputCount))
     }
 
     /// Runs the network on the calling thread over the current input.

@@ -24,10 +24,11 @@ public protocol FeaturePrinting: Sendable {
 
 extension FeaturePrinterPool: FeaturePrinting {
     /// The network, where its weights came from (with the checksum of the original weights), its input
-    /// settings and the preprocessing.
+    /// settings, the preprocessing and, for an int8 network, its precision (fp32 identities are unchanged).
     public var featurePrintIdentity: String {
         "\(model.network);params=\(model.parameterCount);input=\(model.input.size)/\(model.input.mean)/"
             + "\(model.input.scale);prep=\(preprocessing.rawValue);views=\(FeaturePrintViews.count);\(model.provenance)"
+            + (model.precision == .fp32 ? "" : ";precision=\(model.precision)")
     }
 
     /// The model's embedding width.

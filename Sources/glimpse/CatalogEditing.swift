@@ -118,11 +118,12 @@ struct PhotoExtraction {
     }
 
     init(featurePrint: FeaturePrintOptions, catalogDirectory: String? = nil) throws {
-        switch featurePrint.choice {
+        let choice = featurePrint.choice(catalogDirectory: catalogDirectory)
+        switch choice {
         case .off:
             printer = nil
         case .automatic, .file:
-            let explicit: String? = if case .file(let path) = featurePrint.choice { path } else { nil }
+            let explicit: String? = if case .file(let path) = choice { path } else { nil }
             do throws(FeaturePrintModelError) {
                 printer = try FeaturePrinterPool.load(explicit: explicit, catalogDirectory: catalogDirectory)
             } catch {

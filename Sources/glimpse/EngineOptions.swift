@@ -23,7 +23,7 @@ struct EngineOptions: ParsableArguments {
         var configuration = EngineConfiguration(catalogDirectory: catalog)
         configuration.featureCache = featureCache.prepare(catalogDirectory: catalog)
         configuration.labelModel = ModelChoice(path: labelModel)
-        configuration.featurePrintModel = featurePrint.choice
+        configuration.featurePrintModel = featurePrint.choice(catalogDirectory: catalog)
         return configuration
     }
 

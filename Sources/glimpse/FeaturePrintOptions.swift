@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import GlimpseEngine
+import GlimpseFeaturePrint
 
-/// `--featureprint-model` and `--no-featureprint`: which feature-print network matching and labels use.
+/// `--featureprint-model`, `--featureprint-precision` and `--no-featureprint`: which feature-print network
+/// matching and labels use.
 struct FeaturePrintOptions: ParsableArguments {
     @Option(name: .customLong("featureprint-model"), help: """
         The feature-print network, the matcher's second signal (default: $GLIMPSE_FEATUREPRINT_MODEL, else \
@@ -11,17 +13,41 @@ struct FeaturePrintOptions: ParsableArguments {
         """)
     var featurePrintModel: String?
 
+    @Option(name: .customLong("featureprint-precision"), help: """
+        The feature print's arithmetic: fp32 (default) or int8 (Models/featureprint-int8.glimpsemodel beside \
+        the catalog folder, else in the current directory; the same network in 8-bit integers, about 1.5 times as \
+        fast). Prints and reference caches of the two are kept apart.
+        """)
+    var precision: Precision?
+
+    /// The values of `--featureprint-precision`.
+    enum Precision: String, ExpressibleByArgument, CaseIterable {
+        case fp32, int8
+
+        /// The library's precision of the same name.
+        var precision: FeaturePrintPrecision { self == .int8 ? .int8 : .fp32 }
+    }
+
     @Flag(name: .customLong("no-featureprint"), help: "Match on keypoints alone, without the feature print.")
     var noFeaturePrint = false
 
     func validate() throws {
-        if noFeaturePrint && featurePrintModel != nil {
-            throw ValidationError("--no-featureprint and --featureprint-model exclude each other")
+        if noFeaturePrint && (featurePrintModel != nil || precision != nil) {
+            throw ValidationError("--no-featureprint excludes --featureprint-model and --featureprint-precision")
+        }
+        if featurePrintModel != nil && precision != nil {
+            throw ValidationError("--featureprint-model and --featureprint-precision exclude each other: a model "
+                + "file carries its precision")
         }
     }
 
-    /// Which network the engine loads: none with `--no-featureprint`, the named file, or the default rule.
-    var choice: ModelChoice {
-        noFeaturePrint ? .off : ModelChoice(path: featurePrintModel)
+    /// Which network the engine loads: none with `--no-featureprint`, the named file, the int8 file of the
+    /// catalog with `--featureprint-precision int8` (which must exist), or the default rule.
+    func choice(catalogDirectory: String?) -> ModelChoice {
+        if noFeaturePrint { return .off }
+        if precision?.precision == .int8 {
+            return .file(FeaturePrintModel.defaultPath(precision: .int8, catalogDirectory: catalogDirectory))
+        }
+        return ModelChoice(path: featurePrintModel)
     }
 }

@@ -10,4 +10,13 @@ public enum CommittedModels {
             return .failure(error)
         }
     }()
+
+    /// The committed int8 feature-print network (`Models/featureprint-int8.glimpsemodel`) as a printer pool.
+    public static let int8FeaturePrinter: Result<FeaturePrinterPool, FeaturePrintModelError> = {
+        do throws(FeaturePrintModelError) {
+            return .success(FeaturePrinterPool(model: try FeaturePrintModel.load(from: Repository.featurePrintInt8Model)))
+        } catch {
+            return .failure(error)
+        }
+    }()
 }

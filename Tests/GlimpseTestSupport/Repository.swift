@@ -24,6 +24,9 @@ public enum Repository {
     /// The committed feature-print network.
     public static var featurePrintModel: String { root + "/Models/featureprint.glimpsemodel" }
 
+    /// The committed int8 feature-print network (the same network quantised).
+    public static var featurePrintInt8Model: String { root + "/Models/featureprint-int8.glimpsemodel" }
+
     /// The labelled non-catalog photos shared beside the repository (`../shared/labelled/images`),
     /// which may be absent.
     public static var labelledPhotos: String {

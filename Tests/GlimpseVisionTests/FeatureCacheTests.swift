@@ -150,6 +150,26 @@ import Testing
         }
     }
 
+    @Test func cacheOfOnePrecisionIsStaleForTheOther() throws {
+        let fp32 = try CommittedModels.featurePrinter.get(), int8 = try CommittedModels.int8FeaturePrinter.get()
+        #expect(fp32.featurePrintIdentity != int8.featurePrintIdentity)
+        #expect(int8.featurePrintIdentity.hasSuffix(";precision=int8") && !fp32.featurePrintIdentity.contains("precision"))
+        let config = VisionConfiguration.default
+        #expect(FeatureCoding.key(configuration: config, printIdentity: fp32.featurePrintIdentity)
+            != FeatureCoding.key(configuration: config, printIdentity: int8.featurePrintIdentity))
+        for (writer, reader) in [(fp32, int8), (int8, fp32)] {
+            let bytes = FeatureCache.encode(Self.madeUpPrints(), key: 7, configuration: config,
+                                            printIdentity: writer.featurePrintIdentity)
+            do {
+                _ = try FeatureCache.decode(bytes, expectedKey: 7, configuration: config,
+                                            printIdentity: reader.featurePrintIdentity)
+                Issue.record("prints of \(writer.model.precision) were read by a \(reader.model.precision) printer")
+            } catch {
+                guard case .cacheStale = error else { Issue.record("expected a stale cache, got \(error)"); return }
+            }
+        }
+    }
+
     @Test func concurrentWritersLeaveOneValidCache() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -321,9 +321,10 @@ def same_padding(size, k, s):
 
 
 @torch.no_grad()
-def file_forward(header, ops, batch):
+def file_forward(header, ops, batch, on_value=None):
     """Forward pass of a decoded file (float32 arithmetic), following only the format description.
-    batch: N x 224 x 224 x 3 pixels. Returns (embedding, logits) numpy float32 (logits None if absent)."""
+    batch: N x 224 x 224 x 3 pixels. Returns (embedding, logits) numpy float32 (logits None if absent).
+    on_value(op, tensor), when given, sees every op's output (NCHW, or N x C after the pool)."""
     x = np.asarray(batch, dtype=np.float32)
     if x.ndim == 3:
         x = x[None]
@@ -353,6 +354,8 @@ def file_forward(header, ops, batch):
         if op["act"] == ACT_RELU6:
             y = y.clamp(0.0, 6.0)
         values[op["output"]] = y
+        if on_value is not None:
+            on_value(op, y)
     emb = values[header["embedding"]].numpy()
     logits = values[header["logits"]].numpy() if header["logits"] != NO_VALUE else None
     return emb, logits
@@ -409,3 +412,4 @@ class EmbeddingCache:
             with open(tmp, "wb") as f:
                 pickle.dump(self.entries, f)
             os.replace(tmp, self.path)
+

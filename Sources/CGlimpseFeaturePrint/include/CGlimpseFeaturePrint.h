@@ -1,5 +1,5 @@
 // The feature-print network on XNNPACK: builds an XNNPACK subgraph from a validated layer list and
-// runs it on the calling thread.
+// runs it on the calling thread, in 32-bit floats or in signed 8-bit integers (per-channel weights).
 //
 // The only C that calls XNNPACK. A network owns one XNNPACK runtime and its input and output
 // buffers, allocated once at creation; running it allocates nothing. A network is used by one
@@ -29,6 +29,12 @@ enum {
 
 /// One layer. Weight layouts: convolution O×kH×kW×I, depthwise kH×kW×C, fully connected O×I;
 /// `weights` and `bias` are NULL for add and pool.
+///
+/// Quantised layers (`output_scale` > 0: convolution, depthwise and add) read and write int8 values
+/// (real = (q - zero point) × scale) and take `quantized_weights` (int8, symmetric per output channel,
+/// `weight_scales` one per output channel) and `quantized_bias` (int32, scale input scale × weight
+/// scale) instead of `weights` and `bias`. Float layers (`output_scale` 0) write f32 values; a global
+/// average pool of an int8 value converts it to f32 first.
 typedef struct gfp_layer {
     uint32_t kind;
     /// 0: none, 1: ReLU6 (clamp to 0...6).
@@ -46,6 +52,12 @@ typedef struct gfp_layer {
     uint32_t output_channels;
     const float *weights;
     const float *bias;
+    const int8_t *quantized_weights;
+    const float *weight_scales;
+    const int32_t *quantized_bias;
+    /// 0: the output is f32; otherwise the int8 output's scale.
+    float output_scale;
+    int32_t output_zero_point;
 } gfp_layer;
 
 /// The height, width and channels of one value (tensors are 1×H×W×C, NHWC).
@@ -66,6 +78,13 @@ typedef struct gfp_network_description {
     uint32_t embedding_value;
     /// GFP_NO_VALUE when the network has no logits.
     uint32_t logits_value;
+    /// 0: the input is f32; otherwise it is int8 with this scale and zero point.
+    float input_scale;
+    int32_t input_zero_point;
+    /// For an int8 network: 0 runs it layer by layer with the 1×1 convolutions on an AVX-512 VNNI
+    /// kernel when the processor has one (XNNPACK's int8 kernels here do not use VNNI), else as one
+    /// XNNPACK subgraph; 1 always as one XNNPACK subgraph.
+    uint32_t portable_int8;
 } gfp_network_description;
 
 typedef enum gfp_status {
@@ -87,8 +106,12 @@ gfp_status gfp_network_create(const gfp_network_description *description, gfp_ne
                               char *message, size_t message_capacity);
 
 /// The input buffer: height × width × channels floats of value 0, NHWC, written by the caller
-/// before each run. Valid until the network is destroyed.
+/// before each run; NULL when the input is int8. Valid until the network is destroyed.
 float *gfp_network_input(gfp_network *network);
+
+/// The int8 input buffer (height × width × channels, NHWC) when the description gave an input
+/// scale, else NULL. Valid until the network is destroyed.
+int8_t *gfp_network_quantized_input(gfp_network *network);
 
 /// The embedding (channels of the embedding value) written by the last run.
 const float *gfp_network_embedding(const gfp_network *network);

@@ -1,0 +1,59 @@
+// The int8 feature-print network, run layer by layer on XNNPACK's int8 operators, with the 1×1
+// convolutions on an AVX-512 VNNI kernel where the processor has one (internal to this module).
+#ifndef GFP_INT8_NETWORK_H
+#define GFP_INT8_NETWORK_H
+
+#include "include/CGlimpseFeaturePrint.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// A 1×1, stride-1 int8 convolution for the VNNI kernel: `pixels` × `input_channels` (a multiple of 4)
+/// to `pixels` × `output_channels`.
+typedef struct gfp_pointwise {
+    size_t pixels, input_channels, output_channels;
+    /// The weights in 16-channel blocks of 4-byte input groups (gfp_pointwise_pack), 64-byte aligned.
+    const int8_t *packed;
+    /// Per output channel, padded with zeros to a multiple of 16: the int32 bias minus
+    /// (128 + input zero point) × the channel's weight sum, and input scale × weight scale / output scale.
+    const int32_t *bias;
+    const float *multiplier;
+    int32_t output_zero_point, output_min, output_max;
+} gfp_pointwise;
+
+/// 1 when this processor runs the VNNI kernel (AVX-512 F, BW, VL and VNNI).
+int gfp_vnni_available(void);
+size_t gfp_pointwise_packed_bytes(size_t output_channels, size_t input_channels);
+void gfp_pointwise_pack(const int8_t *weights, size_t output_channels, size_t input_channels, int8_t *packed);
+/// Runs the kernel (only when gfp_vnni_available() is 1).
+void gfp_pointwise_run(const gfp_pointwise *pointwise, const int8_t *input, int8_t *output);
+
+/// The fully connected classifier on the VNNI kernel: the f32 embedding is quantised per run (symmetric,
+/// scale max |x| / 127) into `codes`, multiplied with the int8 weights, and the f32 logits are
+/// sum × embedding scale × weight scale + bias.
+typedef struct gfp_classifier {
+    size_t input_channels, output_channels;
+    const int8_t *packed;
+    /// Per output channel, padded with zeros to a multiple of 16: −128 × the weight sum; the weight scale;
+    /// the f32 bias.
+    const int32_t *offset;
+    const float *weight_scales;
+    const float *bias;
+    /// Room for the quantised embedding (input_channels bytes).
+    int8_t *codes;
+} gfp_classifier;
+
+/// Runs the classifier (only when gfp_vnni_available() is 1).
+void gfp_classifier_run(const gfp_classifier *classifier, const float *embedding, float *logits);
+
+typedef struct gfp_int8_network gfp_int8_network;
+
+/// Builds the int8 network of `description` (input_scale > 0) over the caller's input (int8), embedding
+/// and logits buffers. `vnni` 0 keeps every layer on XNNPACK.
+gfp_status gfp_int8_network_create(const gfp_network_description *description, int vnni, int8_t *input,
+                                   float *embedding, float *logits, gfp_int8_network **network, char *message,
+                                   size_t capacity);
+gfp_status gfp_int8_network_run(gfp_int8_network *network);
+void gfp_int8_network_destroy(gfp_int8_network *network);
+
+#endif

@@ -2,6 +2,7 @@ import Foundation
 import GlimpseImage
 import GlimpseServer
 import GlimpseWire
+import NIOCore
 import Synchronization
 import GlimpseTestSupport
 import Testing
@@ -17,6 +18,8 @@ struct AbandonedQueryTests {
             #expect(second.send(request))
             try await poll("the second query queued") { await inFlight(daemon) == 2 }
             second.close()
+            // A query whose client leaves while it waits leaves the queue at once.
+            try await poll("the second query left the queue") { await inFlight(daemon) == 1 }
         }
     }
 
@@ -28,11 +31,16 @@ struct AbandonedQueryTests {
                 #expect(gone.send(request))
                 gone.close()
             }
+            // Each was admitted behind A and left the queue when its client went: the daemon answered
+            // (and counted) all four as cancelled, and only A is in flight.
+            try await poll("the four queries of clients that left cancelled") {
+                await cancelled(daemon) == 4 && inFlight(daemon) == 1
+            }
         }
     }
 
     /// Starts a daemon with one query thread, holds it with a first query (A), runs `leave` (clients
-    /// that send the same query and go away), then releases A and checks that A is answered and that
+    /// that send the same query and go away, and a wait until the daemon has seen them go), then releases A and checks that A is answered and that
     /// no query of a client that left was ever searched.
     private func whileTheOnlyQueryThreadIsHeld(
         _ leave: (RunningDaemon, [UInt8]) async throws -> Void
@@ -48,8 +56,6 @@ struct AbandonedQueryTests {
         #expect(first.send(request))
         try await poll("the held search to start") { service.searchCount == 1 }
         try await leave(daemon, request)
-        // A close reaches the daemon's event loop at once on a local socket; give it ample time.
-        try await Task.sleep(for: .seconds(1))
 
         // A finishes normally; the queries of clients that left stop before decoding or searching.
         service.release()
@@ -59,6 +65,14 @@ struct AbandonedQueryTests {
         #expect(service.searchCount == 1)
         first.close()
         try await daemon.stop()
+    }
+
+    /// The requests the daemon answered as cancelled (their client went away), or `nil` when it cannot be read.
+    private func cancelled(_ daemon: RunningDaemon) async -> Int? {
+        let text = try? await daemon.client.withConnection { connection in
+            String(buffer: try await connection.send(method: .GET, target: "/metrics").body)
+        }
+        return text.map { metricSample($0, #"glimpse_errors_total{kind="cancelled"}"#).map { Int($0) } ?? 0 }
     }
 
     /// The daemon's count of queries running or waiting, or `nil` when it cannot be read.

@@ -460,11 +460,11 @@ struct SoakTests {
         for kind in SoakKind.allCases {
             guard let code = kind.errorCode else { continue }
             #expect(
-                metricValue(exposition, "glimpse_errors_total{kind=\"\(code)\"}") == Double(kind.count),
+                metricSample(exposition, "glimpse_errors_total{kind=\"\(code)\"}") == Double(kind.count),
                 "errors counted for \(code)")
         }
-        let cancelled = metricValue(exposition, "glimpse_errors_total{kind=\"cancelled\"}") ?? 0
-        let decoded = metricValue(exposition, "glimpse_stage_duration_seconds_count{stage=\"decode\"}") ?? 0
+        let cancelled = metricSample(exposition, "glimpse_errors_total{kind=\"cancelled\"}") ?? 0
+        let decoded = metricSample(exposition, "glimpse_stage_duration_seconds_count{stage=\"decode\"}") ?? 0
 
         // A clean stop.
         kill(pid, SIGTERM)
@@ -488,14 +488,6 @@ struct SoakTests {
             of \(SoakKind.abandonedQuery.count), pictures decoded \(Int(decoded)); daemon log \(exit.output.utf8.count) bytes
             """)
     }
-}
-
-/// The value of the sample named exactly `name` (with its labels) in a Prometheus exposition.
-private func metricValue(_ exposition: String, _ name: String) -> Double? {
-    for line in exposition.split(separator: "\n") where line.hasPrefix(name + " ") {
-        return Double(line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces))
-    }
-    return nil
 }
 
 /// A failure of the soak's own set-up steps.

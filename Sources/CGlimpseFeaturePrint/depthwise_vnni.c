@@ -63,6 +63,19 @@ size_t gfp_depthwise_scratch_bytes(const gfp_depthwise *d) {
     return (band < d->rows ? band : d->rows) * d->stored * 64 * sizeof(int16_t);
 }
 
+size_t gfp_depthwise_network_scratch_bytes(const gfp_network_description *n) {
+    size_t largest = 0;
+    for (uint32_t i = 0; i < n->layer_count; i++) {
+        const gfp_layer *layer = &n->layers[i];
+        const gfp_shape in = n->shapes[layer->input], out = n->shapes[layer->output];
+        if (!gfp_depthwise_fits(layer, in, out)) continue;
+        const gfp_depthwise shape = gfp_depthwise_shape(layer, in, out);
+        const size_t bytes = gfp_depthwise_scratch_bytes(&shape);
+        largest = bytes > largest ? bytes : largest;
+    }
+    return largest;
+}
+
 void gfp_depthwise_pack(const int8_t *weights, const int32_t *bias, const float *weight_scales, float input_scale,
                         float output_scale, gfp_depthwise *d, int16_t *packed, int32_t *packed_bias,
                         float *multiplier) {

@@ -132,16 +132,25 @@ static gfp_status make_patches(gfp_int8_network *n, const gfp_layer *layer, gfp_
 
 /// Writes each output pixel's patch (taps outside the image hold the zero point) as one row.
 static void gather_patches(const patches *p, const int8_t *x) {
-    const size_t c = p->channels;
+    const size_t c = p->channels, span = p->kernel_width * c;
     int8_t *row = p->rows;
     for (size_t oy = 0; oy < p->output_height; oy++) {
         for (size_t ox = 0; ox < p->output_width; ox++, row += p->row) {
             int8_t *at = row;
+            const long left = (long)(ox * p->stride) - (long)p->padding_left;
+            const int inside = left >= 0 && left + (long)p->kernel_width <= (long)p->input_width;
             for (size_t ky = 0; ky < p->kernel_height; ky++) {
                 const long iy = (long)(oy * p->stride + ky) - (long)p->padding_top;
+                const int row_inside = iy >= 0 && iy < (long)p->input_height;
+                if (row_inside && inside) {
+                    const int8_t *source = x + ((size_t)iy * p->input_width + (size_t)left) * c;
+                    span == 9 ? memcpy(at, source, 9) : memcpy(at, source, span);  // 9: the stem's, inlined
+                    at += span;
+                    continue;
+                }
                 for (size_t kx = 0; kx < p->kernel_width; kx++, at += c) {
-                    const long ix = (long)(ox * p->stride + kx) - (long)p->padding_left;
-                    if (iy >= 0 && iy < (long)p->input_height && ix >= 0 && ix < (long)p->input_width) {
+                    const long ix = left + (long)kx;
+                    if (row_inside && ix >= 0 && ix < (long)p->input_width) {
                         memcpy(at, x + ((size_t)iy * p->input_width + (size_t)ix) * c, c);
                     } else {
                         memset(at, p->zero_point, c);
@@ -310,15 +319,7 @@ gfp_status gfp_int8_network_create(const gfp_network_description *d, int vnni, i
         buffers[0] = input;
         scales[0] = d->input_scale;
         zero_points[0] = d->input_zero_point;
-        size_t scratch = 0;
-        for (uint32_t i = 0; i < d->layer_count; i++) {
-            const gfp_layer *layer = &d->layers[i];
-            const gfp_shape in = d->shapes[layer->input], out = d->shapes[layer->output];
-            if (!vnni || !gfp_depthwise_fits(layer, in, out)) continue;
-            const gfp_depthwise shape = gfp_depthwise_shape(layer, in, out);
-            const size_t bytes = gfp_depthwise_scratch_bytes(&shape);
-            scratch = bytes > scratch ? bytes : scratch;
-        }
+        const size_t scratch = vnni ? gfp_depthwise_network_scratch_bytes(d) : 0;
         if (scratch > 0 && (n->pairs = allocate(n, scratch)) == NULL) {
             say(message, capacity, "out of memory");
             result = GFP_OUT_OF_MEMORY;

@@ -79,6 +79,8 @@ int gfp_depthwise_fits(const gfp_layer *layer, gfp_shape in, gfp_shape out);
 gfp_depthwise gfp_depthwise_shape(const gfp_layer *layer, gfp_shape in, gfp_shape out);
 size_t gfp_depthwise_packed_bytes(size_t channels, size_t kernel_height, size_t kernel_width);
 size_t gfp_depthwise_scratch_bytes(const gfp_depthwise *depthwise);
+/// The scratch the depthwise layers of network `description` that fit the kernel need (the largest).
+size_t gfp_depthwise_network_scratch_bytes(const gfp_network_description *description);
 /// Packs `weights` (kH × kW × C), `bias` and the scales of the shapes already in `depthwise` into `packed`
 /// (gfp_depthwise_packed_bytes), `packed_bias` and `multiplier` (blocks × 32 each), and points it at them.
 void gfp_depthwise_pack(const int8_t *weights, const int32_t *bias, const float *weight_scales, float input_scale,

@@ -1,7 +1,8 @@
 // The int8 feature-print network layer by layer (see int8_network.h): the VNNI kernel for 1×1
-// convolutions and, over patch rows, for the stem; XNNPACK's int8 operators for the depthwise
-// convolutions and the adds, the classifier on the VNNI kernel too (its f32 input quantised per run), f32 operators for the pool (after converting its int8 input) and the classifier. Every
-// operator is set up once, over buffers allocated here, so a run allocates nothing.
+// convolutions and, over patch rows, for the stem; the VNNI depthwise kernel (depthwise_vnni.c); XNNPACK's
+// int8 operators for the adds; the classifier on the VNNI kernel too (its f32 input quantised per run);
+// f32 operators for the pool (after converting its int8 input). Every operator is set up once, over
+// buffers allocated here, so a run allocates nothing.
 #include "int8_network.h"
 
 #include <math.h>
@@ -12,7 +13,7 @@
 
 #include <xnnpack.h>
 
-enum { STEP_OPERATORS = 1, STEP_POINTWISE = 2, STEP_PATCHES = 3, STEP_CLASSIFIER = 4 };
+enum { STEP_OPERATORS = 1, STEP_POINTWISE = 2, STEP_PATCHES = 3, STEP_CLASSIFIER = 4, STEP_DEPTHWISE = 5 };
 
 /// A small convolution (the stem) as patches: each output pixel's kH × kW × C inputs in a row of
 /// `row` bytes (padded to a multiple of 4), then the VNNI 1×1 kernel over the rows.
@@ -29,6 +30,7 @@ typedef struct step {
     gfp_pointwise pointwise;
     patches patches;
     gfp_classifier classifier;
+    gfp_depthwise depthwise;
     const int8_t *input;
     int8_t *output;
 } step;
@@ -38,6 +40,8 @@ struct gfp_int8_network {
     uint32_t step_count;
     void **allocations;
     size_t allocation_count;
+    /// The depthwise kernel's scratch, shared by its steps (they run one after another).
+    int16_t *pairs;
 };
 
 static void say(char *message, size_t capacity, const char *format, ...) {
@@ -89,11 +93,24 @@ static gfp_status make_pointwise(gfp_int8_network *n, const gfp_layer *layer, co
     return GFP_OK;
 }
 
-/// TensorFlow SAME padding before the input, for one axis.
-static size_t padding_before(size_t in, size_t kernel, size_t stride) {
-    const size_t out = (in + stride - 1) / stride;
-    const long total = (long)((out - 1) * stride + kernel) - (long)in;
-    return total > 0 ? (size_t)total / 2 : 0;
+/// A depthwise convolution on the VNNI kernel, its weights packed here, over the network's shared scratch.
+static gfp_status make_depthwise(gfp_int8_network *n, const gfp_layer *layer, gfp_shape in, gfp_shape out,
+                                 float in_scale, int32_t in_zero, int8_t low, int8_t high, step *s) {
+    gfp_depthwise d = gfp_depthwise_shape(layer, in, out);
+    d.input_zero_point = (int16_t)in_zero;
+    d.output_zero_point = layer->output_zero_point;
+    d.output_min = low;
+    d.output_max = high;
+    d.pairs = n->pairs;
+    int16_t *packed = allocate(n, gfp_depthwise_packed_bytes(d.channels, d.kernel_height, d.kernel_width));
+    int32_t *bias = allocate(n, d.blocks * 32 * sizeof(int32_t));
+    float *multiplier = allocate(n, d.blocks * 32 * sizeof(float));
+    if (packed == NULL || bias == NULL || multiplier == NULL || d.pairs == NULL) return GFP_OUT_OF_MEMORY;
+    gfp_depthwise_pack(layer->quantized_weights, layer->quantized_bias, layer->weight_scales, in_scale,
+                       layer->output_scale, &d, packed, bias, multiplier);
+    s->kind = STEP_DEPTHWISE;
+    s->depthwise = d;
+    return GFP_OK;
 }
 
 /// A small convolution as patch rows and the VNNI 1×1 kernel.
@@ -105,8 +122,8 @@ static gfp_status make_patches(gfp_int8_network *n, const gfp_layer *layer, gfp_
     s->patches = (patches){.input_height = in.height, .input_width = in.width, .channels = in.channels,
                            .output_height = out.height, .output_width = out.width, .kernel_height = k,
                            .kernel_width = k, .stride = layer->stride_height,
-                           .padding_top = padding_before(in.height, k, layer->stride_height),
-                           .padding_left = padding_before(in.width, k, layer->stride_width), .row = row,
+                           .padding_top = gfp_same_padding_before(in.height, k, layer->stride_height),
+                           .padding_left = gfp_same_padding_before(in.width, k, layer->stride_width), .row = row,
                            .zero_point = (int8_t)in_zero, .rows = allocate(n, pixels * row)};
     if (weights == NULL || s->patches.rows == NULL) return GFP_OUT_OF_MEMORY;
     for (size_t o = 0; o < oc; o++) memcpy(weights + o * row, layer->quantized_weights + o * taps, taps);
@@ -115,16 +132,25 @@ static gfp_status make_patches(gfp_int8_network *n, const gfp_layer *layer, gfp_
 
 /// Writes each output pixel's patch (taps outside the image hold the zero point) as one row.
 static void gather_patches(const patches *p, const int8_t *x) {
-    const size_t c = p->channels;
+    const size_t c = p->channels, span = p->kernel_width * c;
     int8_t *row = p->rows;
     for (size_t oy = 0; oy < p->output_height; oy++) {
         for (size_t ox = 0; ox < p->output_width; ox++, row += p->row) {
             int8_t *at = row;
+            const long left = (long)(ox * p->stride) - (long)p->padding_left;
+            const int inside = left >= 0 && left + (long)p->kernel_width <= (long)p->input_width;
             for (size_t ky = 0; ky < p->kernel_height; ky++) {
                 const long iy = (long)(oy * p->stride + ky) - (long)p->padding_top;
+                const int row_inside = iy >= 0 && iy < (long)p->input_height;
+                if (row_inside && inside) {
+                    const int8_t *source = x + ((size_t)iy * p->input_width + (size_t)left) * c;
+                    span == 9 ? memcpy(at, source, 9) : memcpy(at, source, span);  // 9: the stem's, inlined
+                    at += span;
+                    continue;
+                }
                 for (size_t kx = 0; kx < p->kernel_width; kx++, at += c) {
-                    const long ix = (long)(ox * p->stride + kx) - (long)p->padding_left;
-                    if (iy >= 0 && iy < (long)p->input_height && ix >= 0 && ix < (long)p->input_width) {
+                    const long ix = left + (long)kx;
+                    if (row_inside && ix >= 0 && ix < (long)p->input_width) {
                         memcpy(at, x + ((size_t)iy * p->input_width + (size_t)ix) * c, c);
                     } else {
                         memset(at, p->zero_point, c);
@@ -190,6 +216,9 @@ static gfp_status define_step(gfp_int8_network *n, const gfp_network_description
             s->kind = STEP_POINTWISE;
             return make_pointwise(n, layer, layer->quantized_weights, layer->input_channels,
                                   (size_t)in.height * in.width, in_scale, in_zero, low, high, &s->pointwise);
+        }
+        if (vnni && gfp_depthwise_fits(layer, in, out)) {
+            return make_depthwise(n, layer, in, out, in_scale, in_zero, low, high, s);
         }
         const size_t taps = (size_t)layer->kernel_height * layer->kernel_width * layer->input_channels;
         if (!depthwise && vnni && layer->same_padding && layer->stride_height == layer->stride_width
@@ -277,7 +306,7 @@ gfp_status gfp_int8_network_create(const gfp_network_description *d, int vnni, i
     int32_t *zero_points = calloc(d->value_count, sizeof(int32_t));
     if (n != NULL) {
         n->steps = calloc(d->layer_count + 1, sizeof(step));
-        n->allocations = calloc(d->value_count + 6 * (size_t)d->layer_count + 1, sizeof(void *));
+        n->allocations = calloc(d->value_count + 6 * (size_t)d->layer_count + 2, sizeof(void *));
     }
     gfp_status result = GFP_OK;
     if (n == NULL || buffers == NULL || scales == NULL || zero_points == NULL || n->steps == NULL
@@ -290,6 +319,11 @@ gfp_status gfp_int8_network_create(const gfp_network_description *d, int vnni, i
         buffers[0] = input;
         scales[0] = d->input_scale;
         zero_points[0] = d->input_zero_point;
+        const size_t scratch = vnni ? gfp_depthwise_network_scratch_bytes(d) : 0;
+        if (scratch > 0 && (n->pairs = allocate(n, scratch)) == NULL) {
+            say(message, capacity, "out of memory");
+            result = GFP_OUT_OF_MEMORY;
+        }
         for (uint32_t i = 0; i < d->layer_count && result == GFP_OK; i++) {
             const gfp_layer *layer = &d->layers[i];
             const uint32_t v = layer->output;
@@ -327,6 +361,10 @@ gfp_status gfp_int8_network_run(gfp_int8_network *n) {
         const step *s = &n->steps[i];
         if (s->kind == STEP_POINTWISE) {
             gfp_pointwise_run(&s->pointwise, s->input, s->output);
+            continue;
+        }
+        if (s->kind == STEP_DEPTHWISE) {
+            gfp_depthwise_run(&s->depthwise, s->input, s->output);
             continue;
         }
         if (s->kind == STEP_CLASSIFIER) {

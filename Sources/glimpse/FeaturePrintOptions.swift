@@ -15,7 +15,7 @@ struct FeaturePrintOptions: ParsableArguments {
 
     @Option(name: .customLong("featureprint-precision"), help: """
         The feature print's arithmetic: fp32 (default) or int8 (Models/featureprint-int8.glimpsemodel beside \
-        the catalog folder, else in the current directory; the same network in 8-bit integers, about 1.5 times as \
+        the catalog folder, else in the current directory; the same network in 8-bit integers, about 2.5 times as \
         fast). Prints and reference caches of the two are kept apart.
         """)
     var precision: Precision?

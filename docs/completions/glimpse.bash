@@ -188,7 +188,7 @@ _glimpse_serve() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --no-store --read-only --version -h --help)
     repeating_options=(--admin-uid --admin-gid --allow-uid --allow-gid)
-    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
+    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -206,6 +206,10 @@ _glimpse_serve() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--store')
@@ -266,7 +270,7 @@ _glimpse_query() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --labels --limit --cursor --box --min-score --explain --socket)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --labels --limit --cursor --box --min-score --explain --socket)
     __glimpse_offer_flags_options -1
 
     # Offer option value completions
@@ -281,6 +285,10 @@ _glimpse_query() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--labels')
@@ -311,7 +319,7 @@ _glimpse_match() {
     repeating_flags=()
     non_repeating_flags=(--recursive --all-files --resume --no-feature-cache --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --limit --min-score --jobs --output --catalog --feature-cache --label-model --model --featureprint-model)
+    non_repeating_options=(--format --limit --min-score --jobs --output --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -341,6 +349,10 @@ _glimpse_match() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac
@@ -417,7 +429,7 @@ _glimpse_eval() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --precision --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --queries --leave-out --false-match-rate --min-score)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --queries --leave-out --false-match-rate --min-score)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -432,6 +444,10 @@ _glimpse_eval() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--queries')
@@ -453,7 +469,7 @@ _glimpse_bench() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --scale --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --folder --passes --limit --sizes --dimension --queries --index --max-build-seconds --socket --concurrency --duration)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --folder --passes --limit --sizes --dimension --queries --index --max-build-seconds --socket --concurrency --duration)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -468,6 +484,10 @@ _glimpse_bench() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     '--folder')
@@ -625,7 +645,7 @@ _glimpse_catalog_import() {
     repeating_flags=()
     non_repeating_flags=(--replace --no-feature-cache --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --feature-cache --featureprint-model)
+    non_repeating_options=(--store --catalog --feature-cache --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -640,6 +660,10 @@ _glimpse_catalog_import() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac
@@ -667,7 +691,7 @@ _glimpse_catalog_check() {
     repeating_flags=()
     non_repeating_flags=(--no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --featureprint-model)
+    non_repeating_options=(--store --catalog --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -679,6 +703,10 @@ _glimpse_catalog_check() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac
@@ -706,7 +734,7 @@ _glimpse_catalog_put-place() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=(--photo)
-    non_repeating_options=(--json --store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--json --store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -732,6 +760,10 @@ _glimpse_catalog_put-place() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -739,7 +771,7 @@ _glimpse_catalog_delete-place() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -759,6 +791,10 @@ _glimpse_catalog_delete-place() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -766,7 +802,7 @@ _glimpse_catalog_add-photo() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--name --credit-author --credit-license --credit-source --store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--name --credit-author --credit-license --credit-source --store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 2
 
     # Offer option value completions
@@ -798,6 +834,10 @@ _glimpse_catalog_add-photo() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -805,7 +845,7 @@ _glimpse_catalog_remove-photo() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 2
 
     # Offer option value completions
@@ -825,6 +865,10 @@ _glimpse_catalog_remove-photo() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -832,7 +876,7 @@ _glimpse_catalog_put-collection() {
     repeating_flags=()
     non_repeating_flags=(--keep-members --if-none-match --no-featureprint --version -h --help)
     repeating_options=(--member)
-    non_repeating_options=(--name --summary --store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--name --summary --store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -861,6 +905,10 @@ _glimpse_catalog_put-collection() {
     '--featureprint-model')
         return
         ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
     esac
 }
 
@@ -868,7 +916,7 @@ _glimpse_catalog_delete-collection() {
     repeating_flags=()
     non_repeating_flags=(--if-none-match --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model)
+    non_repeating_options=(--store --catalog --socket --if-match --featureprint-model --featureprint-precision)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -886,6 +934,10 @@ _glimpse_catalog_delete-collection() {
         return
         ;;
     '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
         return
         ;;
     esac

@@ -81,9 +81,9 @@ typedef struct gfp_network_description {
     /// 0: the input is f32; otherwise it is int8 with this scale and zero point.
     float input_scale;
     int32_t input_zero_point;
-    /// For an int8 network: 0 runs it layer by layer with the 1×1 convolutions on an AVX-512 VNNI
-    /// kernel when the processor has one (XNNPACK's int8 kernels here do not use VNNI), else as one
-    /// XNNPACK subgraph; 1 always as one XNNPACK subgraph.
+    /// For an int8 network: 0 runs it layer by layer with the 1×1 and depthwise convolutions on AVX-512
+    /// VNNI kernels when the processor has them (XNNPACK's int8 kernels here do not use VNNI), else as
+    /// one XNNPACK subgraph; 1 always as one XNNPACK subgraph.
     uint32_t portable_int8;
 } gfp_network_description;
 
@@ -124,6 +124,23 @@ gfp_status gfp_network_run(gfp_network *network);
 
 /// Frees the runtime and the buffers. NULL is allowed.
 void gfp_network_destroy(gfp_network *network);
+
+/// One int8 depthwise convolution for gfp_depthwise_compare: a height × width × channels input (NHWC), a
+/// square kernel and stride, TensorFlow SAME padding (1) or none (0), and the int8 grids and clamps.
+typedef struct gfp_depthwise_case {
+    uint32_t height, width, channels, kernel, stride, same_padding;
+    float input_scale, output_scale;
+    int32_t input_zero_point, output_zero_point, output_min, output_max;
+} gfp_depthwise_case;
+
+/// Runs the case on the layer-by-layer engine's AVX-512 VNNI depthwise kernel into `vnni_output` and on
+/// XNNPACK's qs8 depthwise operator into `xnnpack_output` (each at least `output_capacity` bytes: output
+/// height × width × channels), for tests that check the two agree byte for byte. `weights` are
+/// kernel × kernel × channels, `bias` and `weight_scales` one per channel. GFP_UNSUPPORTED_HARDWARE when
+/// the processor has no VNNI; GFP_INVALID_NETWORK for an empty shape or a too small output.
+gfp_status gfp_depthwise_compare(const gfp_depthwise_case *depthwise_case, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias, const float *weight_scales,
+                                 size_t output_capacity, int8_t *vnni_output, int8_t *xnnpack_output);
 
 #ifdef __cplusplus
 }

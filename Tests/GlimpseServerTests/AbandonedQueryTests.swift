@@ -3,6 +3,7 @@ import GlimpseImage
 import GlimpseServer
 import GlimpseWire
 import NIOCore
+import NIOHTTP1
 import Synchronization
 import GlimpseTestSupport
 import Testing
@@ -34,7 +35,9 @@ struct AbandonedQueryTests {
             // Each was admitted behind A and left the queue when its client went: the daemon answered
             // (and counted) all four as cancelled, and only A is in flight.
             try await poll("the four queries of clients that left cancelled") {
-                await cancelled(daemon) == 4 && inFlight(daemon) == 1
+                let count = await cancelled(daemon)
+                let running = await inFlight(daemon)
+                return count == 4 && running == 1
             }
         }
     }

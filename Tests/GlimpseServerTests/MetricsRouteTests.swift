@@ -3,6 +3,7 @@ import GlimpseServer
 import NIOCore
 import Testing
 import GlimpseClient
+import GlimpseTestSupport
 import NIOHTTP1
 
 /// `GET /metrics` counts what the daemon answered, in the Prometheus text format.

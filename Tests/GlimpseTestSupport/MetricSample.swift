@@ -1,3 +1,5 @@
+import Foundation
+
 /// The value of the sample named exactly `series` (the metric's name with its labels, as printed, such as
 /// `glimpse_errors_total{kind="cancelled"}`) in a Prometheus text exposition, or `nil` when it has none.
 public func metricSample(_ exposition: String, _ series: String) -> Double? {

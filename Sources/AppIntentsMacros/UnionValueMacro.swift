@@ -9,6 +9,7 @@ import SwiftSyntaxBuilder
 /// with the enum's own access level. A declaration that is not an enum, an enum without cases, or a case
 /// that does not wrap exactly one unlabelled value is reported at the offending line.
 public enum UnionValueMacro: ExtensionMacro {
+    /// The extension that conforms the enum to `UnionValue`, or diagnostics at the lines that prevent it.
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
@@ -65,6 +66,8 @@ public enum UnionValueMacro: ExtensionMacro {
 
 /// `@ComputedProperty`: marks a computed entity property for system search; it adds no code on Linux.
 public enum ComputedPropertyMacro: PeerMacro {
+    /// No peers: the attribute only marks the property; a declaration that is not one computed property
+    /// with a getter is reported at the attribute.
     public static func expansion(
         of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
         in context: some MacroExpansionContext

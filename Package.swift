@@ -96,7 +96,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The @UnionValue and @ComputedProperty macros of AppIntents (AppIntentsMacros), and their tests.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
-        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     ],
     targets: [
         // MARK: C
@@ -406,8 +405,9 @@ let package = Package(
                     swiftSettings: swiftSettings + [.swiftLanguageMode(.v5)]),
         .testTarget(name: "AppIntentsMacrosTests",
                     dependencies: ["AppIntentsMacros",
-                                   .product(name: "MacroTesting", package: "swift-macro-testing"),
-                                   .product(name: "SwiftSyntaxMacros", package: "swift-syntax")],
+                                   .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                                   .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                                   .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",

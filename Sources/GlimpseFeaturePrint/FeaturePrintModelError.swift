@@ -21,7 +21,7 @@ public enum FeaturePrintModelError: Error, Sendable, Equatable, CustomStringConv
     /// disagree.
     case invalidModel(reason: String)
 
-    static let rebuildHint = "check out Models/featureprint.glimpsemodel from the repository or rebuild it "
+    static let rebuildHint = "check out the file from the repository's Models/ folder or rebuild it "
         + "with scripts/convert-featureprint.sh (see Models/README.md)"
 
     /// A sentence that says what was wrong and what to do.

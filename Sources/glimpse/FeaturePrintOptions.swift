@@ -8,15 +8,15 @@ import GlimpseFeaturePrint
 struct FeaturePrintOptions: ParsableArguments {
     @Option(name: .customLong("featureprint-model"), help: """
         The feature-print network, the matcher's second signal (default: $GLIMPSE_FEATUREPRINT_MODEL, else \
-        Models/featureprint.glimpsemodel beside the catalog folder, else in the current directory; matching \
-        runs on keypoints alone when none is found).
+        Models/featureprint-int8.glimpsemodel beside the catalog folder, else in the current directory; \
+        matching runs on keypoints alone when none is found).
         """)
     var featurePrintModel: String?
 
     @Option(name: .customLong("featureprint-precision"), help: """
-        The feature print's arithmetic: fp32 (default) or int8 (Models/featureprint-int8.glimpsemodel beside \
-        the catalog folder, else in the current directory; the same network in 8-bit integers, about 2.5 times as \
-        fast). Prints and reference caches of the two are kept apart.
+        The feature print's arithmetic: int8 (the default; Models/featureprint-int8.glimpsemodel) or fp32 \
+        (Models/featureprint.glimpsemodel, about 2.5 times as slow), each beside the catalog folder, else in the \
+        current directory. Prints and reference caches of the two are kept apart.
         """)
     var precision: Precision?
 
@@ -41,12 +41,12 @@ struct FeaturePrintOptions: ParsableArguments {
         }
     }
 
-    /// Which network the engine loads: none with `--no-featureprint`, the named file, the int8 file of the
-    /// catalog with `--featureprint-precision int8` (which must exist), or the default rule.
+    /// Which network the engine loads: none with `--no-featureprint`, the named file, the file of the
+    /// precision named by `--featureprint-precision` (which must exist), or the default rule.
     func choice(catalogDirectory: String?) -> ModelChoice {
         if noFeaturePrint { return .off }
-        if precision?.precision == .int8 {
-            return .file(FeaturePrintModel.defaultPath(precision: .int8, catalogDirectory: catalogDirectory))
+        if let precision {
+            return .file(FeaturePrintModel.defaultPath(precision: precision.precision, catalogDirectory: catalogDirectory))
         }
         return ModelChoice(path: featurePrintModel)
     }

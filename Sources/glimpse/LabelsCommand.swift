@@ -71,7 +71,7 @@ struct LabelsCommand: ParsableCommand {
 /// Where the commands find the label model.
 enum LabelModelLocation {
     /// The feature-print printers a label model built on feature prints needs, found by the shared
-    /// rule (`$GLIMPSE_FEATUREPRINT_MODEL`, else `Models/featureprint.glimpsemodel` beside the catalog
+    /// rule (`$GLIMPSE_FEATUREPRINT_MODEL`, else `Models/featureprint-int8.glimpsemodel` beside the catalog
     /// folder or in the current directory); exit status 65 when a model is found but does not load.
     static func defaultPrinter(catalogDirectory: String? = nil) throws -> FeaturePrinterPool? {
         do {

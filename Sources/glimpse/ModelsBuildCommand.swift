@@ -24,7 +24,7 @@ struct ModelsBuildCommand: AsyncParsableCommand {
     var output = LabelModelLocation.defaultPath
 
     @Option(name: .customLong("extractor"), help: """
-        Feature extractor: featureprint (the default when Models/featureprint.glimpsemodel is found), scene, \
+        Feature extractor: featureprint (the default when the feature-print model is found), scene, \
         regions or colour-histogram.
         """)
     var extractor: String?

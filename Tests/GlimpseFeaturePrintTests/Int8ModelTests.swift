@@ -174,7 +174,9 @@ struct Int8ModelTests {
         let fp32 = try CommittedModels.featurePrinter.get(), int8 = try CommittedModels.int8FeaturePrinter.get()
         #expect(fp32.model.precision == .fp32 && int8.model.precision == .int8)
         #expect(FeaturePrintModel.conventionalPath(precision: .int8) == "Models/featureprint-int8.glimpsemodel")
-        #expect(FeaturePrintModel.defaultPath(precision: .int8, environment: ["GLIMPSE_FEATUREPRINT_MODEL": "/x"])
+        #expect(FeaturePrintModel.defaultPath(precision: .int8, catalogDirectory: "/nonexistent/catalog")
             == "Models/featureprint-int8.glimpsemodel")
+        #expect(FeaturePrintModel.defaultPath(precision: .fp32, catalogDirectory: "/nonexistent/catalog")
+            == "Models/featureprint.glimpsemodel")
     }
 }

@@ -180,15 +180,18 @@ struct ModelFileTests {
         #expect(kinds[.depthwiseConvolution] == 16 && kinds[.globalAveragePool] == 1 && kinds[.fullyConnected] == 1)
     }
 
-    @Test("$GLIMPSE_FEATUREPRINT_MODEL first, then Models/ beside the catalog folder, then the current directory")
+    @Test("$GLIMPSE_FEATUREPRINT_MODEL first, then the int8 file in Models/ beside the catalog folder, then the current directory")
     func defaultPath() {
         let images = Support.root + "/Images"
+        #expect(FeaturePrintModel.defaultPrecision == .int8)
         #expect(FeaturePrintModel.defaultPath(catalogDirectory: images,
                                               environment: ["GLIMPSE_FEATUREPRINT_MODEL": "/m/f.glimpsemodel"])
             == "/m/f.glimpsemodel")
         #expect(FeaturePrintModel.defaultPath(catalogDirectory: images + "/../Images/", environment: [:])
-            == Support.committedModelPath)
+            == Support.root + "/" + FeaturePrintModel.conventionalInt8Path)
         #expect(FeaturePrintModel.defaultPath(catalogDirectory: "/nonexistent/catalog", environment: [:])
-            == "Models/featureprint.glimpsemodel")
+            == "Models/featureprint-int8.glimpsemodel")
+        #expect(FeaturePrintModel.defaultPath(precision: .fp32, catalogDirectory: images)
+            == Support.committedModelPath)
     }
 }

@@ -225,6 +225,15 @@ static gfp_status define_network(const gfp_network_description *d, xnn_subgraph_
     return GFP_OK;
 }
 
+/// Whether an int8 network runs on the VNNI kernels (see `gfp_int8_engine`).
+static int runs_hand_written_int8(uint32_t engine) {
+    if (engine == GFP_INT8_ENGINE_XNNPACK) return 0;
+#if !defined(__OPTIMIZE__)
+    if (engine == GFP_INT8_ENGINE_AUTOMATIC) return 0;
+#endif
+    return gfp_vnni_available();
+}
+
 gfp_status gfp_network_create(const gfp_network_description *d, gfp_network **network, char *message,
                               size_t capacity) {
     *network = NULL;
@@ -274,7 +283,7 @@ gfp_status gfp_network_create(const gfp_network_description *d, gfp_network **ne
         return GFP_OUT_OF_MEMORY;
     }
 
-    if (d->input_scale > 0 && !d->portable_int8 && gfp_vnni_available()) {
+    if (d->input_scale > 0 && runs_hand_written_int8(d->int8_engine)) {
         free(ids);
         free(scales);
         free(bias_scales);

@@ -40,15 +40,14 @@ public final class FeaturePrinter: Sendable {
     public convenience init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing = .squash)
         throws(FeaturePrintError)
     {
-        try self.init(model: model, preprocessing: preprocessing, portableInt8: false)
+        try self.init(model: model, preprocessing: preprocessing, int8Engine: .automatic)
     }
 
-    /// A printer whose int8 network runs as one XNNPACK subgraph when `portableInt8`, even on a processor
-    /// with AVX-512 VNNI (tests compare the two).
-    init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing, portableInt8: Bool) throws(FeaturePrintError) {
+    /// A printer whose int8 network runs on `int8Engine` (tests compare the engines).
+    init(model: FeaturePrintModel, preprocessing: FeaturePrintPreprocessing, int8Engine: Int8Engine) throws(FeaturePrintError) {
         self.model = model
         self.preprocessing = preprocessing
-        network = Mutex(try XNNPACKNetwork(model: model, portableInt8: portableInt8))
+        network = Mutex(try XNNPACKNetwork(model: model, int8Engine: int8Engine))
     }
 
     /// The feature print of an image of any size and pixel format, reduced to the network input by

@@ -18,9 +18,9 @@ struct XNNPACKNetwork: ~Copyable {
     /// for a float input.
     let inputCodes: [Int8]
 
-    /// Builds the runtime for `model` (which has passed every file check). `portableInt8` runs an int8
-    /// model as one XNNPACK subgraph even where the AVX-512 VNNI 1×1 convolutions could run.
-    init(model: FeaturePrintModel, portableInt8: Bool = false) throws(FeaturePrintError) {
+    /// Builds the runtime for `model` (which has passed every file check); `int8Engine` says which code
+    /// runs an int8 model.
+    init(model: FeaturePrintModel, int8Engine: Int8Engine = .automatic) throws(FeaturePrintError) {
         let arena = model.parameters
         let quantization = model.quantization
         let layers: [gfp_layer] = model.records.enumerated().map { index, record in
@@ -58,7 +58,7 @@ struct XNNPACKNetwork: ~Copyable {
                     embedding_value: UInt32(model.embeddingValue),
                     logits_value: model.logitsValue.map { UInt32($0) } ?? UInt32.max,
                     input_scale: quantization?.input.scale ?? 0, input_zero_point: quantization?.input.zeroPoint ?? 0,
-                    portable_int8: portableInt8 ? 1 : 0)
+                    int8_engine: int8Engine.cValue.rawValue)
                 return message.withUnsafeMutableBufferPointer { text in
                     gfp_network_create(&description, &created, text.baseAddress, text.count)
                 }

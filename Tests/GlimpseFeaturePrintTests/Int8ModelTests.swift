@@ -149,11 +149,11 @@ struct Int8ModelTests {
         #expect(least >= 0.98, "minimum cosine \(least)")
     }
 
-    @Test("The VNNI 1×1 convolutions and XNNPACK's subgraph give the same int8 network (cosine at least 0.999)")
+    @Test("The hand-written VNNI kernels and XNNPACK's subgraph give the same int8 network (cosine at least 0.999)")
     func vnniAgreesWithSubgraph() throws {
         let model = try CommittedModels.int8FeaturePrinter.get().model
-        let fast = try FeaturePrinter(model: model)
-        let portable = try FeaturePrinter(model: model, preprocessing: .squash, portableInt8: true)
+        let fast = try FeaturePrinter(model: model, preprocessing: .squash, int8Engine: .handWritten)
+        let portable = try FeaturePrinter(model: model, preprocessing: .squash, int8Engine: .xnnpack)
         var fastOutput = FeaturePrintOutput(), portableOutput = FeaturePrintOutput()
         for seed in 0..<4 {
             let pixels = try Support.pattern(width: 224, height: 224, seed: seed)

@@ -269,7 +269,7 @@ complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_option
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models build" no-catalog-photos' -l 'no-catalog-photos' -d 'Use only the catalog\'s vocabulary, not its place photos, as references.'
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models build"' -l 'labelled' -d 'A folder with labels.json ([{"image", "id", "labels"}]); may be repeated.' -rfka ''
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models build" output' -l 'output' -d 'Where to write the model.' -rfka ''
-complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models build" extractor' -l 'extractor' -d 'Feature extractor: featureprint (the default when Models/featureprint.glimpsemodel is found), scene, regions or colour-histogram.' -rfka ''
+complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models build" extractor' -l 'extractor' -d 'Feature extractor: featureprint (the default when the feature-print model is found), scene, regions or colour-histogram.' -rfka ''
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models build" version' -l 'version' -d 'Show the version.'
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models build" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse models evaluate" catalog' -l 'catalog' -d 'catalog.json: its label vocabulary and labelled place photos.' -rfka ''

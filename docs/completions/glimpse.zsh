@@ -315,7 +315,7 @@ _glimpse_models_build() {
         '--no-catalog-photos[Use only the catalog'\''s vocabulary, not its place photos, as references.]'
         '*--labelled[A folder with labels.json (\[{"image", "id", "labels"}\]); may be repeated.]:labelled:'
         '--output[Where to write the model.]:output:'
-        '--extractor[Feature extractor\: featureprint (the default when Models/featureprint.glimpsemodel is found), scene, regions or colour-histogram.]:extractor:'
+        '--extractor[Feature extractor\: featureprint (the default when the feature-print model is found), scene, regions or colour-histogram.]:extractor:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

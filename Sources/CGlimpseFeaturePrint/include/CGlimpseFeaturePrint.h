@@ -81,11 +81,23 @@ typedef struct gfp_network_description {
     /// 0: the input is f32; otherwise it is int8 with this scale and zero point.
     float input_scale;
     int32_t input_zero_point;
-    /// For an int8 network: 0 runs it layer by layer with the 1×1 and depthwise convolutions on AVX-512
-    /// VNNI kernels when the processor has them (XNNPACK's int8 kernels here do not use VNNI), else as
-    /// one XNNPACK subgraph; 1 always as one XNNPACK subgraph.
-    uint32_t portable_int8;
+    /// For an int8 network, one of `gfp_int8_engine`: which code runs it.
+    uint32_t int8_engine;
 } gfp_network_description;
+
+/// Which code runs an int8 network.
+typedef enum gfp_int8_engine {
+    /// Layer by layer with the 1×1 and depthwise convolutions on the AVX-512 VNNI kernels of this library
+    /// (XNNPACK's int8 kernels here do not use VNNI) when the processor has them and this library was
+    /// compiled with optimisation; otherwise as one XNNPACK subgraph. Compiled without optimisation (a
+    /// debug build) the hand-written kernels run several times slower than XNNPACK, a prebuilt library.
+    GFP_INT8_ENGINE_AUTOMATIC = 0,
+    /// Always as one XNNPACK subgraph.
+    GFP_INT8_ENGINE_XNNPACK = 1,
+    /// On the VNNI kernels whenever the processor has them, even in a build without optimisation (tests
+    /// compare the two engines).
+    GFP_INT8_ENGINE_HAND_WRITTEN = 2,
+} gfp_int8_engine;
 
 typedef enum gfp_status {
     GFP_OK = 0,

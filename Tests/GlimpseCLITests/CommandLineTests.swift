@@ -4,22 +4,12 @@ import GlimpseTestSupport
 import Testing
 
 /// Runs `glimpse` from the repository root; returns its exit status, stdout and stderr (shared by this target's suites).
-func glimpse(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try glimpseExecutable())
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+func glimpse(_ arguments: [String]) throws -> ProcessOutput {
     // The catalog's feature cache goes under the build folder, not into the user's cache folder.
-    process.environment = ProcessInfo.processInfo.environment
-        .merging(["GLIMPSE_CACHE_DIR": repositoryRoot + "/.build/test-feature-cache"]) { $1 }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    try runProcess(
+        try glimpseExecutable(), arguments, in: repositoryRoot,
+        environment: ProcessInfo.processInfo.environment
+            .merging(["GLIMPSE_CACHE_DIR": repositoryRoot + "/.build/test-feature-cache"]) { $1 })
 }
 
 @Suite("glimpse command line")

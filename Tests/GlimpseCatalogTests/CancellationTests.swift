@@ -2,6 +2,7 @@ import GlimpseCatalog
 import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
+import GlimpseTestSupport
 import GlimpseVision
 import Synchronization
 import Testing
@@ -44,7 +45,7 @@ struct CancellationTests {
             matcher: MatcherThatFinishesAfterCancellation(started: started), labeler: labeler)
         let picture = try tinyPicture()
         let search = Task { try await query.search(SemanticContentDescriptor(pixelBuffer: picture), limit: 5) }
-        while !started.value.load(ordering: .acquiring) { await Task.yield() }
+        try await poll(every: .milliseconds(1), "the matcher started") { started.value.load(ordering: .acquiring) }
         search.cancel()
         let outcome = await search.result
         #expect(throws: CancellationError.self) { try outcome.get() }

@@ -125,9 +125,8 @@ import GlimpseVision
         }
         _ = try await live.apply(.deletePlace(id: "quiet-2", precondition: .mustExist))
         // Compaction runs on another thread once no update came for 50 ms; wait for it, boundedly.
-        let deadline = ContinuousClock.now + .seconds(120)
-        while live.engine.current.matcher?.hasChanges == true, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the matcher folded after the quiet period") {
+            live.engine.current.matcher?.hasChanges != true
         }
         let matcher = try #require(live.engine.current.matcher)
         #expect(!matcher.hasChanges && matcher.segmentCount == 1)

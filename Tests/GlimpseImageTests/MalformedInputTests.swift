@@ -134,7 +134,14 @@ struct MalformedInputTests {
             try ImageDecoder.decode(tall)
         }
         // Within the pixel limit but the header's tiny IDAT cannot fill it.
-        #expect(throws: (any Error).self) { try ImageDecoder.decode(HandBuiltPNG.file(width: 1000, height: 1000)) }
+        let short = #expect(throws: ImageDecodingError.self) {
+            try ImageDecoder.decode(HandBuiltPNG.file(width: 1000, height: 1000))
+        }
+        guard case let .truncated(format, message)? = short else {
+            Issue.record("expected a truncated PNG, got \(String(describing: short))")
+            return
+        }
+        #expect(format == .png && message.contains("1000 × 1000"), "\(message)")
     }
 
     @Test("a few bytes declaring 6000 × 6000 pixels are refused before pixel memory is allocated")
@@ -181,7 +188,13 @@ struct MalformedInputTests {
 
     @Test("zero dimensions in a PNG header are refused")
     func zeroDimensions() {
-        #expect(throws: (any Error).self) { try ImageDecoder.decode(HandBuiltPNG.file(width: 0, height: 10)) }
+        // libpng refuses the header itself ("Invalid IHDR data"), before the decoder sees a size.
+        let error = #expect(throws: ImageDecodingError.self) { try ImageDecoder.decode(HandBuiltPNG.file(width: 0, height: 10)) }
+        guard case let .corrupt(format, message)? = error else {
+            Issue.record("expected a corrupt PNG header, got \(String(describing: error))")
+            return
+        }
+        #expect(format == .png && message.contains("IHDR"), "\(message)")
     }
 
     @Test("a JPEG whose frame header declares 65,500 × 65,500 is refused from its header")
@@ -250,7 +263,10 @@ struct MalformedInputTests {
             #expect(path == "/nonexistent/glimpse.jpg")
             #expect(reason.contains("No such file"))
         }
-        #expect(throws: (any Error).self) { try ImageDecoder.decode(contentsOfFile: Fixtures.photosDirectory.path) }
+        let folder = Fixtures.photosDirectory.path
+        #expect(throws: ImageDecodingError.unreadableFile(path: folder, reason: "it is a directory")) {
+            try ImageDecoder.decode(contentsOfFile: folder)
+        }
     }
 
     @Test("a corrupt PNG chunk CRC is reported as corrupt with libpng's message")

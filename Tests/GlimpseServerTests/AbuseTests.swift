@@ -90,6 +90,8 @@ struct AbuseTests {
         )
         let path = daemon.socketPath
         let stop = StopFlag()
+        defer { stop.set() }  // the attackers end on their own if the test stops early
+        let started = SharedCount()
         // 40 clients, twice the connection cap, each sending one header byte every 300 ms and
         // reconnecting whenever it is closed.
         let attackers = Task {
@@ -98,6 +100,7 @@ struct AbuseTests {
                     group.addTask {
                         await offThread {
                             let bytes = Array("GET /healthz HTTP/1.1\r\nHost: glimpse\r\nX-Slow: yes\r\n\r\n".utf8)
+                            var first = true
                             while !stop.isSet {
                                 guard let connection = try? RawConnection(path: path, readTimeout: .milliseconds(300)) else {
                                     Thread.sleep(forTimeInterval: 0.05)
@@ -105,6 +108,10 @@ struct AbuseTests {
                                 }
                                 for byte in bytes.prefix(30) {
                                     if stop.isSet || !connection.send([byte]) { break }
+                                    if first {
+                                        first = false
+                                        started.increment()
+                                    }
                                     let (_, closed) = connection.readUntilClosed()  // waits 300 ms
                                     if closed { break }
                                 }
@@ -114,7 +121,8 @@ struct AbuseTests {
                 }
             }
         }
-        try await Task.sleep(for: .seconds(1))
+        // Every attacker connected and trickling (twice the cap), however late their threads start.
+        try await poll(upTo: .seconds(120), "all 40 slow clients sending") { started.value == 40 }
         // Meanwhile another client checks health and searches the catalog, one request a connection,
         // six rounds (a count, not a time: a loaded machine takes as long as it takes).
         var answers: [Int] = []

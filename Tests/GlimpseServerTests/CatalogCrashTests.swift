@@ -64,18 +64,19 @@ struct CatalogCrashTests {
     }
 
     /// The restarted daemon's catalog summary. Under ThreadSanitizer (a debug daemon 20 to 50 times
-    /// slower) the first connection after a restart was seen closed before its answer; it is tried again,
-    /// at most five times, a second apart.
+    /// slower) the first connection after a restart was seen closed before its answer; it is asked
+    /// again, a second apart, until it answers (any other error ends the test).
     static func catalogInfo(_ client: GlimpseClient) async throws -> CatalogInfoJSON {
-        var attempt = 1
-        while true {
+        var info: CatalogInfoJSON?
+        try await poll(every: .seconds(1), upTo: .seconds(120), "the restarted daemon's catalog summary") {
             do {
-                return try await client.withConnection { try await $0.catalogInfo() }
-            } catch let error as ChannelError where error == .ioOnClosedChannel && attempt < 5 {
-                attempt += 1
-                try await Task.sleep(for: .seconds(1))
+                info = try await client.withConnection { try await $0.catalogInfo() }
+                return true
+            } catch let error as ChannelError where error == .ioOnClosedChannel {
+                return false
             }
         }
+        return try #require(info)
     }
 
     @Test func acknowledgedEditsSurviveKillNineAndNothingIsHalfApplied() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseTestSupport
 @testable import GlimpseServer
 import NIOCore
 import Synchronization
@@ -62,12 +63,7 @@ private final class HoldProbe: Sendable {
 
     /// Waits until a connection is held; false after 60 s (a guard against hanging only).
     func waitUntilHolding() async -> Bool {
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < .seconds(60) {
-            if heldCount.load(ordering: .acquiring) > 0 { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        await eventually(upTo: .seconds(60)) { self.heldCount.load(ordering: .acquiring) > 0 }
     }
 }
 

@@ -59,13 +59,10 @@ final class ServeProcess: @unchecked Sendable {
     func waitUntilListening(
         on socket: String, timeout: Duration = activeSanitizer == nil ? .seconds(240) : .seconds(900)
     ) async -> Bool {
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < timeout {
-            if !process.isRunning { return false }
-            if CGlimpseSocket_probe(socket) == 0 { return true }
-            try? await Task.sleep(for: .milliseconds(100))
+        let settled = await eventually(every: .milliseconds(100), upTo: timeout) {
+            !self.process.isRunning || CGlimpseSocket_probe(socket) == 0
         }
-        return false
+        return settled && process.isRunning
     }
 
     /// Why ``waitUntilListening(on:timeout:)`` gave up: the exit status and output of a daemon that
@@ -78,11 +75,7 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Waits for the process to exit; returns its status and everything it printed.
     func waitForExit(timeout: Duration) async -> (status: Int32?, output: String) {
-        let start = ContinuousClock.now
-        while process.isRunning, ContinuousClock.now - start < timeout {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        guard !process.isRunning else {
+        guard await eventually(every: .milliseconds(50), upTo: timeout, { !self.process.isRunning }) else {
             process.interrupt()
             return (nil, "")
         }
@@ -92,13 +85,6 @@ final class ServeProcess: @unchecked Sendable {
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
-}
-
-/// A thread-safe count.
-private final class Counter: Sendable {
-    private let count = Mutex(0)
-    var value: Int { count.withLock { $0 } }
-    func increment() { count.withLock { $0 += 1 } }
 }
 
 /// A moment marked by one task and read by others (when SIGTERM was sent, when a connection opened).
@@ -140,12 +126,12 @@ struct DaemonProcessTests {
         #expect(await daemon.waitUntilListening(on: socket), "\(daemon.startFailure())")
         let client = GlimpseClient(socketPath: socket)
         let picture = try photoBytes(samplePhotos[0])
-        let answeredSoFar = Counter()
+        let answeredBy = (0..<8).map { _ in SharedCount() }
         let signalled = Moment()
 
         // Eight clients query in a loop; SIGTERM arrives once answers flow, while they are busy.
         let outcomes = await withTaskGroup(of: (answered: Int, failedMidRequest: Int, why: [String]).self) { group in
-            for _ in 0..<8 {
+            for answeredHere in answeredBy {
                 group.addTask {
                     var answered = 0
                     var failed = 0
@@ -171,7 +157,7 @@ struct DaemonProcessTests {
                             }
                             if status == 200 {
                                 answered += 1
-                                answeredSoFar.increment()
+                                answeredHere.increment()
                             } else {
                                 failed += 1
                                 why.append("status \(status)\(inFlightAtSignal() ? "" : " (began at the signal)")")
@@ -188,12 +174,11 @@ struct DaemonProcessTests {
                     }
                 }
             }
-            // Signal once answers have flowed for a while, so requests are in flight on every client.
-            let start = ContinuousClock.now
-            while answeredSoFar.value < 8, ContinuousClock.now - start < .seconds(120) {
-                try? await Task.sleep(for: .milliseconds(50))
+            // Signal once every client has been answered twice: each is in its loop, with a request in
+            // flight on a connection it opened before (a state reached, not a time waited).
+            _ = await eventually(every: .milliseconds(50), upTo: .seconds(120)) {
+                answeredBy.allSatisfy { $0.value >= 2 }
             }
-            try? await Task.sleep(for: .seconds(1))
             signalled.mark()
             kill(daemon.process.processIdentifier, SIGTERM)
             var all: [(Int, Int, [String])] = []

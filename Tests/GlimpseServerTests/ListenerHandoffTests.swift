@@ -1,6 +1,6 @@
 import Foundation
+import GlimpseTestSupport
 import GlimpseServer
-import Synchronization
 import Testing
 
 /// Connections that arrive while the daemon stops listening: none may crash it.
@@ -12,7 +12,7 @@ struct ConnectionsAtShutdownTests {
         for _ in 0..<12 {
             let daemon = try await RunningDaemon.start(limits: ServerLimits(firstRequestGrace: .milliseconds(200)))
             let path = daemon.socketPath
-            let opened = OpenedCount()
+            let opened = SharedCount()
             // Connects until the listener refuses (bounded at 90 s, a guard against hanging only).
             let connecting = Task.detached {
                 await offThread {
@@ -28,21 +28,11 @@ struct ConnectionsAtShutdownTests {
                 }
             }
             // Shut down once connections are flowing, however late the connecting thread starts.
-            let start = ContinuousClock.now
-            while opened.value < 8, ContinuousClock.now - start < .seconds(90) {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
+            _ = await eventually(every: .milliseconds(5), upTo: .seconds(90)) { opened.value >= 8 }
             await daemon.beginShutdown()
             #expect(await connecting.value, "the listener closed while a client kept connecting")
             #expect(opened.value >= 8)
             try await daemon.waitUntilStopped()
         }
     }
-}
-
-/// Connections opened so far, counted by one thread and read by another.
-private final class OpenedCount: Sendable {
-    private let count = Atomic<Int>(0)
-    var value: Int { count.load(ordering: .relaxed) }
-    func increment() { count.add(1, ordering: .relaxed) }
 }

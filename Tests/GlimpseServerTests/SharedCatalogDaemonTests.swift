@@ -37,16 +37,6 @@ struct SharedCatalogDaemonTests {
         return try JSONDecoder().decode(HealthJSON.self, from: answer.body)
     }
 
-    /// Polls until `condition` holds (a bound against hanging, not a timing check); whether it did.
-    static func eventually(within limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async rethrows -> Bool {
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < limit {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
-    }
-
     @Test func daemonsOnOneDatabaseServeEachOthersEditsAndRideOutAnOutage() async throws {
         let cluster = try TestPostgres.startCluster()
         defer { cluster.stop() }
@@ -68,15 +58,15 @@ struct SharedCatalogDaemonTests {
             socketA, "PUT", "/v1/places/tower-by-the-river", json: place, in: directory)
         #expect(created.status == 201, "\(String(decoding: created.body, as: UTF8.self))")
         let acknowledged = try JSONDecoder().decode(EditResultJSON.self, from: created.body)
-        let heardByB = try await Self.eventually { try await Self.info(socketB).sequence == acknowledged.sequence }
-        #expect(heardByB)
+        try await poll(every: .milliseconds(50), "B serves the edit A acknowledged") {
+            try await Self.info(socketB).sequence == acknowledged.sequence
+        }
         #expect(try await Self.info(socketB).snapshot == acknowledged.snapshot)
         #expect(try await LiveCatalogDaemonTests.topPlace(socketB, photo: LiveCatalogDaemonTests.newPhoto) == "tower-by-the-river")
 
         // The database goes down: queries are answered, edits refused with 503 and Retry-After, health degraded.
         try cluster.stopServer()
-        let noticed = try await Self.eventually { try await Self.health(socketA).status == "degraded" }
-        #expect(noticed)
+        try await poll(every: .milliseconds(50), "A reports the outage") { try await Self.health(socketA).status == "degraded" }
         #expect(try await LiveCatalogDaemonTests.topPlace(socketA, photo: LiveCatalogDaemonTests.newPhoto) == "tower-by-the-river")
         #expect(try await LiveCatalogDaemonTests.topPlace(socketB, photo: LiveCatalogDaemonTests.newPhoto) == "tower-by-the-river")
         let refused = try #require(await curl(socketB, ["-X", "DELETE", "http://glimpse/v1/places/tower-by-the-river"]))
@@ -87,16 +77,16 @@ struct SharedCatalogDaemonTests {
 
         // It comes back: both reconnect, accept edits again and converge on one snapshot.
         try cluster.start()
-        let back = try await Self.eventually {
+        try await poll(every: .milliseconds(50), "both daemons writable again") {
             let (healthA, healthB) = (try await Self.health(socketA), try await Self.health(socketB))
             return healthA.catalogWritable == true && healthB.catalogWritable == true
         }
-        #expect(back)
         let deleted = try #require(await curl(socketB, ["-X", "DELETE", "http://glimpse/v1/places/tower-by-the-river"]))
         #expect(deleted.status == 200, "\(String(decoding: deleted.body, as: UTF8.self))")
         let last = try JSONDecoder().decode(EditResultJSON.self, from: deleted.body)
-        let heardByA = try await Self.eventually { try await Self.info(socketA).sequence == last.sequence }
-        #expect(heardByA)
+        try await poll(every: .milliseconds(50), "A serves the deletion B acknowledged") {
+            try await Self.info(socketA).sequence == last.sequence
+        }
         #expect(try await Self.info(socketA).snapshot == last.snapshot)
         #expect(try await LiveCatalogDaemonTests.topPlace(socketA, photo: LiveCatalogDaemonTests.newPhoto) != "tower-by-the-river")
 

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseTestSupport
 import GlimpseServer
 import Testing
 
@@ -83,11 +84,6 @@ struct ShutdownGraceTests {
     /// guard against hanging: with the test process's threads saturated, shutdown has taken over 10 s
     /// to reach the listener.)
     private static func waitUntilRefused(path: String) async -> Bool {
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < .seconds(90) {
-            if (try? RawConnection(path: path)) == nil { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        await eventually(every: .milliseconds(20), upTo: .seconds(90)) { (try? RawConnection(path: path)) == nil }
     }
 }

@@ -144,6 +144,22 @@ import Testing
         await store.close()
     }
 
+    /// What `attempt` returns once it no longer fails with `StoreError.unavailable` (the server is up, but
+    /// a busy machine took longer than the connect timeout), asked again through the shared polling
+    /// helper; any other error ends the test.
+    static func retryingUnavailable<T>(_ what: String, _ attempt: () async throws -> T) async throws -> T {
+        var result: T?
+        try await poll(every: .milliseconds(100), upTo: .seconds(120), what) {
+            do {
+                result = try await attempt()
+                return true
+            } catch StoreError.unavailable {
+                return false
+            }
+        }
+        return try #require(result)
+    }
+
     /// With the server stopped, calls fail fast with `.unavailable`; the listener says it lost its
     /// connection, and says when it is back after the server restarts.
     @Test func aStoppedServerIsUnavailableAndTheListenerComesBack() async throws {
@@ -151,19 +167,15 @@ import Testing
         defer { cluster.stop() }
         let database = try await P.database(on: cluster.server)
         // The 2 s connect timeout is what is tested once the server stops; while it runs, a machine busy
-        // with the rest of the suite may take longer for a first connection, so opening is retried.
-        var opened: PostgresCatalogStore?
-        for attempt in 1...5 where opened == nil {
-            do {
-                opened = try await database.open(["PGCONNECT_TIMEOUT": "2"])
-            } catch StoreError.unavailable where attempt < 5 {
-                continue
-            }
+        // with the rest of the suite may take longer for a connection, so opening and edits are retried.
+        let store = try await Self.retryingUnavailable("opening the store") {
+            try await database.open(["PGCONNECT_TIMEOUT": "2"])
         }
-        let store = try #require(opened)
         var iterator = try #require(store.changeSignals()).makeAsyncIterator()
         #expect(await iterator.next() == .changed(sequence: nil))  // listening
-        _ = try await store.apply(.setLabels(["water"], precondition: .none))
+        _ = try await Self.retryingUnavailable("the first edit") {
+            try await store.apply(.setLabels(["water"], precondition: .none))
+        }
         #expect(await iterator.next() == .changed(sequence: 1))
 
         try cluster.stopServer()
@@ -185,17 +197,9 @@ import Testing
 
         try cluster.start()
         #expect(await iterator.next() == .connectionRestored)
-        // The same 2 s connect timeout applies to the edit after the restart, so on a busy machine it is
-        // retried as the first opening is.
-        var applied: AppliedEdit?
-        for attempt in 1...5 where applied == nil {
-            do {
-                applied = try await store.apply(.setLabels(["water", "stone"], precondition: .none))
-            } catch {
-                guard case .unavailable = error, attempt < 5 else { throw error }
-            }
+        let edit = try await Self.retryingUnavailable("the edit after the restart") {
+            try await store.apply(.setLabels(["water", "stone"], precondition: .none))
         }
-        let edit = try #require(applied)
         #expect(await iterator.next() == .changed(sequence: edit.sequence))
         #expect(try await store.delta(after: 1, featuresKey: nil).labels == ["water", "stone"])
         await store.close()

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A condition a test waited for that did not hold in time.
 public struct PollTimeout: Error, CustomStringConvertible {
     /// What was waited for.
@@ -24,4 +26,33 @@ public func poll(
         guard ContinuousClock.now < deadline else { throw PollTimeout(what: what, limit: limit) }
         try await Task.sleep(for: interval)
     }
+}
+
+/// Whether `condition` comes to hold within `limit`, checked as ``poll(every:upTo:_:until:)`` checks it:
+/// for helpers that report the outcome themselves (a daemon that exited instead of listening says why).
+public func eventually(
+    every interval: Duration = .milliseconds(10), upTo limit: Duration = .seconds(60),
+    _ condition: () async -> Bool
+) async -> Bool {
+    do {
+        try await poll(every: interval, upTo: limit, "a condition", until: condition)
+        return true
+    } catch {
+        return false
+    }
+}
+
+/// A count raised on one thread or task and read on others: what a test's clients report (connections
+/// opened, answers received) for ``poll(every:upTo:_:until:)`` to wait on.
+public final class SharedCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// A count at zero.
+    public init() {}
+
+    /// The count now.
+    public var value: Int { count.load(ordering: .acquiring) }
+
+    /// Adds one.
+    public func increment() { count.add(1, ordering: .acquiringAndReleasing) }
 }

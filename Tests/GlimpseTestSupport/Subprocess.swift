@@ -1,0 +1,53 @@
+import Foundation
+
+/// What a finished process printed, and how it ended.
+public struct ProcessOutput: Sendable {
+    /// The exit status.
+    public let status: Int32
+    /// Standard output.
+    public let out: String
+    /// Standard error.
+    public let err: String
+}
+
+/// Runs `executable` with `arguments` in `directory` to completion (blocking) and returns its status
+/// and output. `environment` replaces this process's environment when given.
+public func runProcess(
+    _ executable: String, _ arguments: [String], in directory: String, environment: [String: String]? = nil
+) throws -> ProcessOutput {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Standard error is drained on its own thread, so that neither pipe can fill and stall the child.
+    let errData = ErrorDrain(err.fileHandleForReading)
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessOutput(
+        status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+        err: String(decoding: errData.wait(), as: UTF8.self))
+}
+
+/// Reads a pipe to its end on another thread.
+private final class ErrorDrain: @unchecked Sendable {
+    // @unchecked: `data` is written once by the reading thread before `done` is signalled, and read after.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}

@@ -18,7 +18,8 @@
 //   CGlimpseFeaturePrint       the only C that calls it: builds and runs the feature-print network
 //   GlimpseFeaturePrint        the learned feature print (EfficientNet-Lite0 embedding) of Models/
 //   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
-//   GlimpseWire                the JSON the daemon sends and the client decodes, and how `glimpse query` prints it
+//   GlimpseWire                the JSON the daemon sends and the client decodes (HTTP/), and the catalog.json form (CatalogFile/)
+//   GlimpseTerminalText        how `glimpse query` and `glimpse entities` print answers for people
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
 //   GlimpseStore               the live catalog's store: the CatalogStore protocol, edits, revisions, import/export
 //   GlimpseStoreSQLite         that store on SQLite (GRDB): schema migrations, WAL, the writer's lock, photo folder
@@ -208,6 +209,12 @@ let package = Package(
             dependencies: ["GlimpseBasics"],
             swiftSettings: swiftSettings
         ),
+        // The CLI's text for people: answers as lines and as pretty JSON, whether computed in process or by the daemon.
+        .target(
+            name: "GlimpseTerminalText",
+            dependencies: ["GlimpseWire"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "GlimpseCatalog",
             dependencies: [
@@ -340,7 +347,7 @@ let package = Package(
             dependencies: [
                 "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
-                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
+                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseTerminalText", "GlimpseVision", "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -411,7 +418,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
-                                   "GlimpseFeaturePrint", "GlimpseWire"],
+                                   "GlimpseFeaturePrint", "GlimpseTerminalText", "GlimpseWire"],
                     exclude: ["Photos"],
                     swiftSettings: swiftSettings),
         // The store tests run on SQLite and on PostgreSQL (a real server: see TestPostgres in GlimpseTestSupport).
@@ -424,7 +431,8 @@ let package = Package(
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",
                         "GlimpseServer", "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
-                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseWire",
+                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseTerminalText",
+                        "GlimpseWire",
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -226,13 +226,13 @@ let package = Package(
         ),
         .target(
             name: "GlimpseStore",
-            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseVision", "GlimpseWire"],
+            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseStoreSQLite",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseVision", "GlimpseWire",
+                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -240,7 +240,7 @@ let package = Package(
         .target(
             name: "GlimpseStorePostgres",
             dependencies: [
-                "GlimpseCatalog", "GlimpseStore", "GlimpseVision", "GlimpseWire",
+                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseWire",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -249,7 +249,7 @@ let package = Package(
         .target(
             name: "GlimpseEngine",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseStore", "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings
@@ -308,15 +308,15 @@ let package = Package(
         // Release benchmark of the live catalog at 10^4 references: edits' visibility, query time vs loaded at start.
         .executableTarget(
             name: "glimpse-live-bench",
-            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
+            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
                            "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
         // Release benchmark of the catalog store: import, and durable edit commits at 10^4 places.
         .executableTarget(
             name: "glimpse-store-bench",
-            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseStore", "GlimpseStoreSQLite",
-                           "GlimpseVision", "GlimpseWire"],
+            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseStore",
+                           "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
 

@@ -34,10 +34,10 @@ private final class CroppingOnlyService: SearchService {
     /// coordinates, as the catalog service does: one convention for regions everywhere.
     @Test func defaultRegionSearchAnswersInTheWholePicturesCoordinates() async throws {
         let picture = try TestImages.image(width: 200, height: 100) { x, y in (UInt8(x), UInt8(y), 0) }
-        let region = try ImageRegion(x: 0.5, y: 0.2, width: 0.5, height: 0.4)
+        let region = try ImageRegion(x: 0.5, y: 0.25, width: 0.5, height: 0.5)
         let page = try await CroppingOnlyService().search(image: picture, labels: [], limit: 5, region: region)
-        #expect(page.results.first?.reason == "100x40")
-        #expect(page.results.first?.evidence.region == RegionJSON(x: 0.625, y: 0.3, width: 0.25, height: 0.2))
+        #expect(page.results.first?.reason == "100x50")
+        #expect(page.results.first?.evidence.region == RegionJSON(x: 0.625, y: 0.375, width: 0.25, height: 0.25))
         let whole = try await CroppingOnlyService().search(image: picture, labels: [], limit: 5, region: nil)
         #expect(whole.results.first?.evidence.region == RegionJSON(x: 0.25, y: 0.25, width: 0.5, height: 0.5))
     }

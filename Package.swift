@@ -18,7 +18,8 @@
 //   CGlimpseFeaturePrint       the only C that calls it: builds and runs the feature-print network
 //   GlimpseFeaturePrint        the learned feature print (EfficientNet-Lite0 embedding) of Models/
 //   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
-//   GlimpseWire                the JSON the daemon sends and the client decodes, and how `glimpse query` prints it
+//   GlimpseWire                the JSON the daemon sends and the client decodes (HTTP/), and the catalog.json form (CatalogFile/)
+//   GlimpseTerminalText        how `glimpse query` and `glimpse entities` print answers for people
 //   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
 //   GlimpseStore               the live catalog's store: the CatalogStore protocol, edits, revisions, import/export
 //   GlimpseStoreSQLite         that store on SQLite (GRDB): schema migrations, WAL, the writer's lock, photo folder
@@ -208,6 +209,12 @@ let package = Package(
             dependencies: ["GlimpseBasics"],
             swiftSettings: swiftSettings
         ),
+        // The CLI's text for people: answers as lines and as pretty JSON, whether computed in process or by the daemon.
+        .target(
+            name: "GlimpseTerminalText",
+            dependencies: ["GlimpseWire"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "GlimpseCatalog",
             dependencies: [
@@ -219,13 +226,13 @@ let package = Package(
         ),
         .target(
             name: "GlimpseStore",
-            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseVision", "GlimpseWire"],
+            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "GlimpseStoreSQLite",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseVision", "GlimpseWire",
+                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -233,7 +240,7 @@ let package = Package(
         .target(
             name: "GlimpseStorePostgres",
             dependencies: [
-                "GlimpseCatalog", "GlimpseStore", "GlimpseVision", "GlimpseWire",
+                "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseWire",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -242,7 +249,7 @@ let package = Package(
         .target(
             name: "GlimpseEngine",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseStore", "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings
@@ -301,15 +308,15 @@ let package = Package(
         // Release benchmark of the live catalog at 10^4 references: edits' visibility, query time vs loaded at start.
         .executableTarget(
             name: "glimpse-live-bench",
-            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
+            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
                            "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
         // Release benchmark of the catalog store: import, and durable edit commits at 10^4 places.
         .executableTarget(
             name: "glimpse-store-bench",
-            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseStore", "GlimpseStoreSQLite",
-                           "GlimpseVision", "GlimpseWire"],
+            dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseStore",
+                           "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
             swiftSettings: swiftSettings
         ),
 
@@ -340,7 +347,7 @@ let package = Package(
             dependencies: [
                 "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
-                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
+                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseTerminalText", "GlimpseVision", "GlimpseWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -411,7 +418,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseCatalogTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
-                                   "GlimpseFeaturePrint", "GlimpseWire"],
+                                   "GlimpseFeaturePrint", "GlimpseTerminalText", "GlimpseWire"],
                     exclude: ["Photos"],
                     swiftSettings: swiftSettings),
         // The store tests run on SQLite and on PostgreSQL (a real server: see TestPostgres in GlimpseTestSupport).
@@ -424,7 +431,8 @@ let package = Package(
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",
                         "GlimpseServer", "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
-                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseWire",
+                        "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseTerminalText",
+                        "GlimpseWire",
                         .product(name: "NIOCore", package: "swift-nio"),
                         .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),

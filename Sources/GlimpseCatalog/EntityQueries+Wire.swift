@@ -40,7 +40,7 @@ extension Catalog {
 
     /// Places and collections of `types` whose names or descriptions match `text`, best first (places
     /// before collections on a tie), each with its search score rounded to 4 decimals: the
-    /// `EntityStringQuery` of the daemon's `GET /v1/entities?q=` and of `glimpse entities --search`.
+    /// `EntityStringQuery` of the daemon's entity text search and of `glimpse entities --search`.
     public func searchEntities(
         _ text: String, types: Set<CatalogEntityType> = Set(CatalogEntityType.allCases)
     ) -> [EntityJSON] {

@@ -97,15 +97,12 @@ extension EntityJSON {
         )
     }
 
-    /// The daemon's URL path of the entity's picture (never a path on the daemon's host), when it has one.
+    /// The daemon's URL path of the entity's picture (``APIPaths/entityImage(type:id:)``; never a path on
+    /// the daemon's host), when it has one.
     private static func imageURLPath(_ display: DisplayRepresentation, type: String, id: String) -> String? {
         switch display.image?.source {
-        case .file?, .data?: break
-        case .named?, nil: return nil
+        case .file?, .data?: APIPaths.entityImage(type: type, id: id)
+        case .named?, nil: nil
         }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "/?#%")
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
-        return "/v1/entities/\(type)/\(escaped)/image"
     }
 }

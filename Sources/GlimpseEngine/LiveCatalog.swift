@@ -1,4 +1,5 @@
 import GlimpseCatalog
+import GlimpseFiles
 public import GlimpseImage
 public import GlimpseStore
 import GlimpseVision
@@ -95,7 +96,12 @@ public actor LiveCatalog {
         } catch {
             throw .store(.invalidCatalog(error))
         }
-        let (known, missing) = knownFeatures(of: stored.places, in: photoFolder)
+        let known: [String: ImageFeatures], missing: [(key: String, placeID: String, path: String, sha256: String)]
+        do throws(StoreError) {
+            (known, missing) = try knownFeatures(of: stored.places, in: photoFolder)
+        } catch {
+            throw .store(error)
+        }
         var features = known
         if configuration.matchesPictures, !missing.isEmpty {
             let extracted: [String: ImageFeatures]
@@ -109,7 +115,7 @@ public actor LiveCatalog {
             for entry in missing {
                 guard let made = extracted[entry.key] else { continue }
                 features[entry.key] = made
-                do { try await store.storeFeatures(made, sha256: entry.sha256, featuresKey: key) } catch { throw .store(error) }
+                do { try await store.storeFeatures(EncodedFeatures(made), sha256: entry.sha256, featuresKey: key) } catch { throw .store(error) }
             }
         }
         let engine: Engine
@@ -190,7 +196,8 @@ public actor LiveCatalog {
         let image = try ImageDecoder.decode(bytes, options: options).pixelBuffer
         let features = try ReferenceLoader.features(
             ofDecoded: image, name: name, configuration: engine.configuration.vision, printer: engine.featurePrinter)
-        return NewPhoto(bytes: bytes, name: name, credit: credit, features: features, featuresKey: featuresKey)
+        return NewPhoto(
+            bytes: bytes, name: name, credit: credit, features: EncodedFeatures(features), featuresKey: featuresKey)
     }
 
     /// Applies `edit`: durably to the store, then to the engine. Returns once the next query sees it.
@@ -240,7 +247,10 @@ public actor LiveCatalog {
             throw .store(.invalidCatalog(error))
         }
         // Photos stored without features for this engine's key are extracted by the update.
-        let features = Self.knownFeatures(of: stored.places, in: photoFolder).known
+        let features: [String: ImageFeatures]
+        do throws(StoreError) { features = try Self.knownFeatures(of: stored.places, in: photoFolder).known } catch {
+            throw .store(error)
+        }
         do { try engine.update(to: catalog, features: features) } catch { throw .engine(error) }
         sequence = stored.sequence
         places = Dictionary(stored.places.map { ($0.definition.id, $0.withoutFeatures) }, uniquingKeysWith: { $1 })
@@ -249,7 +259,9 @@ public actor LiveCatalog {
     }
 
     /// The features `places` carry, by reference key, and the photos that carry none.
-    static func knownFeatures(of places: [StoredPlace], in folder: PhotoFolder) -> (
+    ///
+    /// - Throws: ``StoreError/corrupt(path:reason:)`` for stored features that are damaged.
+    static func knownFeatures(of places: [StoredPlace], in folder: PhotoFolder) throws(StoreError) -> (
         known: [String: ImageFeatures], missing: [(key: String, placeID: String, path: String, sha256: String)]
     ) {
         var known: [String: ImageFeatures] = [:]
@@ -258,7 +270,7 @@ public actor LiveCatalog {
             for photo in place.photos {
                 let path = folder.file(for: photo)
                 let key = Catalog.referenceKey(placeID: place.definition.id, photoPath: path)
-                if let made = photo.features { known[key] = made } else { missing.append((key, place.definition.id, path, photo.sha256)) }
+                if let made = try photo.decodedFeatures() { known[key] = made } else { missing.append((key, place.definition.id, path, photo.sha256)) }
             }
         }
         return (known, missing)
@@ -291,7 +303,10 @@ public actor LiveCatalog {
             }
             for photo in place.photos {
                 // Features made under another key (another model or settings) are extracted again.
-                guard let made = photo.features, photo.featuresKey == featuresKey else { continue }
+                guard photo.featuresKey == featuresKey else { continue }
+                let decoded: ImageFeatures?
+                do throws(StoreError) { decoded = try photo.decodedFeatures() } catch { throw .store(error) }
+                guard let made = decoded else { continue }
                 features[Catalog.referenceKey(placeID: id, photoPath: photoFolder.file(for: photo))] = made
             }
             records[id] = place.withoutFeatures

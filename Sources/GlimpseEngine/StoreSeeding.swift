@@ -1,4 +1,5 @@
 import GlimpseCatalog
+import GlimpseFiles
 public import GlimpseStore
 import GlimpseVision
 import Foundation
@@ -60,9 +61,9 @@ public enum StoreSeeding {
             directory, into: store, replace: replace, featuresKey: models.featuresKey
         ) { (photos) throws(VisionError) in
             try ReferenceLoader.load(
-                photos: photos, configuration: vision, cachePath: featureCache, cacheIsOptional: true,
+                photos: photos.map(ReferencePhoto.init), configuration: vision, cachePath: featureCache, cacheIsOptional: true,
                 threads: ProcessInfo.processInfo.activeProcessorCount, printer: printer
-            ).references.map(\.features)
+            ).references.map { EncodedFeatures($0.features) }
         }
     }
 

@@ -1,6 +1,6 @@
 public import Foundation
+public import GlimpseFiles
 import GlimpseCatalog
-public import GlimpseVision
 public import GlimpseWire
 
 /// A photo to add to a store: its bytes, content address, name, credit and features.
@@ -13,13 +13,14 @@ public struct NewPhoto: Sendable, Equatable {
     public var name: String
     /// Who made the photo, when known.
     public var credit: PhotoCredit?
-    /// The photo's features, as ``ReferenceLoader/features(ofPhotoBytes:name:configuration:printer:)`` makes them.
-    public var features: ImageFeatures
-    /// The key the features were made under (``FeatureCoding/key(configuration:printIdentity:)``).
+    /// The photo's features in their stored coding: `EncodedFeatures(_:)` of what GlimpseVision's
+    /// `ReferenceLoader.features(ofPhotoBytes:name:configuration:printer:)` makes.
+    public var features: EncodedFeatures
+    /// The key the features were made under (GlimpseVision's `FeatureCoding.key(configuration:printIdentity:)`).
     public var featuresKey: String
 
     /// Creates a photo, computing its SHA-256.
-    public init(bytes: [UInt8], name: String, credit: PhotoCredit?, features: ImageFeatures, featuresKey: String) {
+    public init(bytes: [UInt8], name: String, credit: PhotoCredit?, features: EncodedFeatures, featuresKey: String) {
         self.bytes = bytes
         self.sha256 = SHA256.hex(SHA256.hash(bytes))
         self.name = name

@@ -1,4 +1,4 @@
-public import GlimpseVision
+public import GlimpseFiles
 
 /// Where a live catalog is kept: places, collections, labels and photos that change while the daemon
 /// serves. One implementation per database (``SQLiteCatalogStore`` in GlimpseStoreSQLite,
@@ -9,7 +9,7 @@ public import GlimpseVision
 /// one entry to the change log with the next sequence number.
 public protocol CatalogStore: Sendable {
     /// Everything but the photos' bytes; each photo carries its features when they were stored under
-    /// `featuresKey` (see ``FeatureCoding/key(configuration:printIdentity:)``), none when it is `nil`.
+    /// `featuresKey` (see GlimpseVision's `FeatureCoding.key(configuration:printIdentity:)`), none when it is `nil`.
     func read(featuresKey: String?) async throws(StoreError) -> StoredCatalog
 
     /// The bytes of the photo with this SHA-256 (lowercase hex).
@@ -19,7 +19,7 @@ public protocol CatalogStore: Sendable {
     func apply(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit
 
     /// Stores re-extracted features of a photo (a cache: the sequence number does not change).
-    func storeFeatures(_ features: ImageFeatures, sha256: String, featuresKey: String) async throws(StoreError)
+    func storeFeatures(_ features: EncodedFeatures, sha256: String, featuresKey: String) async throws(StoreError)
 
     /// The change log after `sequence`, oldest first.
     func changes(after sequence: Int64) async throws(StoreError) -> [CatalogChange]

@@ -1,6 +1,5 @@
 import GlimpseCatalog
-import GlimpseFiles
-public import GlimpseVision
+public import GlimpseFiles
 import Foundation
 import GlimpseWire
 
@@ -10,16 +9,18 @@ public enum CatalogTransfer {
     /// one transaction: into an empty store, or replacing everything with `replace`.
     ///
     /// - Parameters:
-    ///   - features: the features of the catalog's photos, given in catalog order (each place's photos
-    ///     in order) with their absolute paths, as ``ReferenceLoader/load(photos:configuration:cachePath:cacheIsOptional:threads:printer:)``
-    ///     takes them; it must return one entry per photo, in the same order.
+    ///   - features: the features of the catalog's photos in their stored coding, given the photos in
+    ///     catalog order (each place's photos in order) as place id and absolute path, as GlimpseVision's
+    ///     `ReferenceLoader.load(photos:configuration:cachePath:cacheIsOptional:threads:printer:)` takes
+    ///     them; it must return one entry per photo, in the same order. Its error's description becomes
+    ///     the reason of ``StoreError/invalid(reason:)``.
     ///   - featuresKey: the key those features were made under.
     /// - Throws: ``StoreError/invalidCatalog(_:)`` when the folder does not validate,
     ///   ``StoreError/conflict(reason:)`` when the store is not empty and `replace` is false.
     @discardableResult
-    public static func importFolder(
+    public static func importFolder<Failure: Error>(
         _ directory: String, into store: some CatalogStore, replace: Bool = false, featuresKey: String,
-        features: ([ReferencePhoto]) throws(VisionError) -> [ImageFeatures]
+        features: ([(placeID: String, path: String)]) throws(Failure) -> [EncodedFeatures]
     ) async throws(StoreError) -> AppliedEdit {
         let catalog: Catalog
         do throws(CatalogError) {
@@ -27,12 +28,12 @@ public enum CatalogTransfer {
         } catch {
             throw .invalidCatalog(error)
         }
-        let references = catalog.places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
-        let extracted: [ImageFeatures]
-        do throws(VisionError) {
+        let references = catalog.places.flatMap { place in place.photos.map { (placeID: place.id, path: $0.path) } }
+        let extracted: [EncodedFeatures]
+        do throws(Failure) {
             extracted = try features(references)
         } catch {
-            throw .invalid(reason: error.description)
+            throw .invalid(reason: String(describing: error))
         }
         guard extracted.count == references.count else {
             throw .invalid(reason: "\(references.count) photos but features for \(extracted.count)")

@@ -1,6 +1,6 @@
 import Foundation
 public import GlimpseCatalog
-public import GlimpseVision
+public import GlimpseFiles
 public import GlimpseWire
 
 /// A catalog as a store holds it: the definition, with revisions and the photos' content addresses.
@@ -101,16 +101,17 @@ public struct StoredPhoto: Sendable, Equatable {
     public var credit: PhotoCredit?
     /// The size of the bytes.
     public var byteCount: Int
-    /// The features, when stored under the key asked for; `nil` when stored under another or never.
-    public var features: ImageFeatures?
-    /// The key ``features`` were made under (``FeatureCoding/key(configuration:printIdentity:)``); `nil`
+    /// The features in their stored coding (read at the engine's edge), when stored under the key asked
+    /// for; `nil` when stored under another or never.
+    public var features: EncodedFeatures?
+    /// The key ``features`` were made under (GlimpseVision's `FeatureCoding.key(configuration:printIdentity:)`); `nil`
     /// without features. An ``AppliedEdit`` carries whatever features are stored: compare this key
     /// with one's own before using them.
     public var featuresKey: String?
 
     /// Creates a stored photo.
     public init(
-        sha256: String, name: String, credit: PhotoCredit?, byteCount: Int, features: ImageFeatures?,
+        sha256: String, name: String, credit: PhotoCredit?, byteCount: Int, features: EncodedFeatures?,
         featuresKey: String? = nil
     ) {
         self.sha256 = sha256

@@ -1,6 +1,6 @@
 public import Foundation
 public import GlimpseStore
-public import GlimpseVision
+public import GlimpseFiles
 public import Logging
 import PostgresNIO
 import Synchronization
@@ -117,8 +117,8 @@ public final class PostgresCatalogStore: CatalogStore {
     }
 
     /// Stores re-extracted features of a photo; the sequence number does not change.
-    public func storeFeatures(_ features: ImageFeatures, sha256: String, featuresKey: String) async throws(StoreError) {
-        let blob = Data(FeatureCoding.encode(features))
+    public func storeFeatures(_ features: EncodedFeatures, sha256: String, featuresKey: String) async throws(StoreError) {
+        let blob = Data(features.bytes)
         let updated = try await lease { session in
             try await session.rows("""
                 UPDATE photo_contents SET features = \(blob), features_key = \(featuresKey) WHERE sha256 = \(sha256)

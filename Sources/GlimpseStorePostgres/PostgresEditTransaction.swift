@@ -1,7 +1,7 @@
 import Foundation
 import GlimpseCatalog
 import GlimpseStore
-import GlimpseVision
+import GlimpseFiles
 import GlimpseWire
 import PostgresNIO
 
@@ -136,7 +136,7 @@ struct PostgresEditTransaction {
         try await session.run("""
             INSERT INTO photo_contents (sha256, bytes, byte_count, features, features_key)
             VALUES (\(photo.sha256), \(Data(photo.bytes)), \(Int64(photo.bytes.count)),
-                \(Data(FeatureCoding.encode(photo.features))), \(photo.featuresKey))
+                \(Data(photo.features.bytes)), \(photo.featuresKey))
             ON CONFLICT (sha256) DO UPDATE SET features = excluded.features, features_key = excluded.features_key
             """)
         let credit = try PhotoRow.creditColumn(photo.credit)

@@ -1,7 +1,7 @@
 import Foundation
 import GlimpseCatalog
 import GlimpseStore
-import GlimpseVision
+import GlimpseFiles
 import GlimpseWire
 import PostgresNIO
 
@@ -94,16 +94,10 @@ struct PostgresRows {
             let (place, sha, name, credit, byteCount, blob, storedKey) =
                 try row.decode((String, String, String, String?, Int64, Data?, String?).self)
             _ = try StoredPhoto.checkedAddress(sha, of: "the photos of place '\(place)'")
-            var decoded: ImageFeatures?
-            if let blob {
-                do throws(VisionError) {
-                    decoded = try FeatureCoding.decode([UInt8](blob), path: "features of photo \(sha)")
-                } catch {
-                    throw StoreError.corrupt(path: "features of photo \(sha)", reason: error.description)
-                }
-            }
+            // Kept in their stored coding: the engine reads them, and says which photo's are damaged.
+            let stored = blob.map { EncodedFeatures(bytes: [UInt8]($0)) }
             out[place, default: []].append(StoredPhoto(
-                sha256: sha, name: name, credit: try PhotoRow.credit(credit), byteCount: Int(byteCount), features: decoded,
+                sha256: sha, name: name, credit: try PhotoRow.credit(credit), byteCount: Int(byteCount), features: stored,
                 featuresKey: storedKey))
         }
         return out

@@ -1,7 +1,7 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseFiles
 import GlimpseStore
-import GlimpseVision
 import GRDB
 import GlimpseWire
 
@@ -126,7 +126,7 @@ struct EditTransaction {
             INSERT INTO photo_contents (sha256, bytes, byte_count, features, features_key) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (sha256) DO UPDATE SET features = excluded.features, features_key = excluded.features_key
             """, arguments: [photo.sha256, Data(photo.bytes), photo.bytes.count,
-                             Data(FeatureCoding.encode(photo.features)), photo.featuresKey])
+                             Data(photo.features.bytes), photo.featuresKey])
         try db.execute(sql: "INSERT INTO photos (place_id, position, sha256, name, credit) VALUES (?, ?, ?, ?, ?)",
                        arguments: [placeID, position, photo.sha256, photo.name, try PhotoRow.creditColumn(photo.credit)])
     }

@@ -1,7 +1,7 @@
 import Foundation
 public import GlimpseCatalog
+import GlimpseFiles
 public import GlimpseStore
-import GlimpseVision
 import GRDB
 
 extension SQLiteCatalogStore {
@@ -68,10 +68,8 @@ extension SQLiteCatalogStore {
                 if let featuresKey, row[4] as String? != featuresKey {
                     problems.append("photo \(sha): features made with other settings or another feature-print model")
                 }
-                do throws(VisionError) {
-                    _ = try FeatureCoding.decode([UInt8](blob))
-                } catch {
-                    problems.append("photo \(sha): \(error.description)")
+                if let problem = EncodedFeatures(bytes: [UInt8](blob)).framingProblem {
+                    problems.append("photo \(sha): its stored features are unusable (\(problem))")
                 }
             }
             let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM places WHERE NOT EXISTS "

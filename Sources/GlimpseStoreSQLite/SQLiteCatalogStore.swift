@@ -1,8 +1,7 @@
 import Foundation
 import GlimpseCatalog
-import GlimpseFiles
+public import GlimpseFiles
 public import GlimpseStore
-public import GlimpseVision
 import GRDB
 import Synchronization
 
@@ -167,8 +166,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     }
 
     /// Stores re-extracted features of a photo; the sequence number does not change.
-    public func storeFeatures(_ features: ImageFeatures, sha256: String, featuresKey: String) async throws(StoreError) {
-        let blob = Data(FeatureCoding.encode(features))
+    public func storeFeatures(_ features: EncodedFeatures, sha256: String, featuresKey: String) async throws(StoreError) {
+        let blob = Data(features.bytes)
         let updated = try await write { db in
             try db.execute(sql: "UPDATE photo_contents SET features = ?, features_key = ? WHERE sha256 = ?",
                            arguments: [blob, featuresKey, sha256])

@@ -1,7 +1,7 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseFiles
 import GlimpseStore
-import GlimpseVision
 import GRDB
 import GlimpseWire
 
@@ -85,16 +85,10 @@ struct StoreRows {
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             let sha = try StoredPhoto.checkedAddress(row[1], of: "the photos of place '\(row[0] as String)'")
-            var decoded: ImageFeatures?
-            if let blob = row[5] as Data? {
-                do throws(VisionError) {
-                    decoded = try FeatureCoding.decode([UInt8](blob), path: "features of photo \(sha)")
-                } catch {
-                    throw StoreError.corrupt(path: "features of photo \(sha)", reason: error.description)
-                }
-            }
+            // Kept in their stored coding: the engine reads them, and says which photo's are damaged.
+            let stored = (row[5] as Data?).map { EncodedFeatures(bytes: [UInt8]($0)) }
             out[row[0], default: []].append(StoredPhoto(
-                sha256: sha, name: row[2], credit: try PhotoRow.credit(row[3]), byteCount: row[4], features: decoded,
+                sha256: sha, name: row[2], credit: try PhotoRow.credit(row[3]), byteCount: row[4], features: stored,
                 featuresKey: row[6]))
         }
         return out

@@ -1,5 +1,5 @@
 import GlimpseFeaturePrint
-package import GlimpseFiles
+public import GlimpseFiles
 
 /// How one picture's features are written as bytes: the per-reference coding of the feature cache
 /// (``FeatureCache``) and of the catalog store's feature column, kept in one place so both read
@@ -93,5 +93,19 @@ public enum FeatureCoding {
         guard width > 0, height > 0 else { throw corrupt("\(what) has an empty image size") }
         return ImageFeatures(width: Int(width), height: Int(height), keypoints: keypoints,
                              descriptorWords: words, featurePrints: prints)
+    }
+}
+
+extension EncodedFeatures {
+    /// The stored coding of `features` (``FeatureCoding/encode(_:)``).
+    public init(_ features: ImageFeatures) {
+        self.init(bytes: FeatureCoding.encode(features))
+    }
+
+    /// The features these bytes code (``FeatureCoding/decode(_:path:)``).
+    ///
+    /// - Throws: ``VisionError/cacheCorrupt(path:reason:)`` naming `path` when the bytes are damaged.
+    public func decoded(path: String = "<memory>") throws(VisionError) -> ImageFeatures {
+        try FeatureCoding.decode(bytes, path: path)
     }
 }

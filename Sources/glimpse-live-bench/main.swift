@@ -27,6 +27,7 @@ import GlimpseImage
 import GlimpseIntents
 import GlimpseStore
 import GlimpseStoreSQLite
+import GlimpseFiles
 import GlimpseVision
 import GlimpseWire
 
@@ -80,7 +81,7 @@ for place in catalog.definition.places {
     var list: [NewPhoto] = []
     for photo in place.photos {
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: catalog.directory + "/" + photo.image)))
-        list.append(NewPhoto(bytes: bytes, name: photo.image, credit: photo.credit, features: real[next].features,
+        list.append(NewPhoto(bytes: bytes, name: photo.image, credit: photo.credit, features: EncodedFeatures(real[next].features),
                              featuresKey: models.featuresKey))
         next += 1
     }
@@ -93,7 +94,7 @@ for (n, reference) in synthetic.enumerated() {
     // Prints of a real reference, so synthetic places compete by print too.
     let prints = real[n % real.count].features.featurePrints
     newPhotos.append([NewPhoto(bytes: filler, name: "photos/\(id).jpg", credit: nil,
-                               features: reference.features.with(featurePrints: prints), featuresKey: models.featuresKey)])
+                               features: EncodedFeatures(reference.features.with(featurePrints: prints)), featuresKey: models.featuresKey)])
 }
 _ = try await store.apply(.replaceCatalog(definition, photos: newPhotos, replace: false))
 newPhotos = []

@@ -90,12 +90,14 @@ struct CatalogEditOptions: ParsableArguments {
         guard extraction.extracts else {
             // The daemon decodes the bytes and extracts the features; none are sent.
             return NewPhoto(bytes: bytes, name: name, credit: credit,
-                            features: ImageFeatures(width: 1, height: 1, keypoints: [], descriptorWords: []), featuresKey: "")
+                            features: EncodedFeatures(ImageFeatures(width: 1, height: 1, keypoints: [], descriptorWords: [])),
+                            featuresKey: "")
         }
         do throws(VisionError) {
             let features = try ReferenceLoader.features(
                 ofPhotoBytes: bytes, name: path, configuration: extraction.configuration, printer: extraction.printer)
-            return NewPhoto(bytes: bytes, name: name, credit: credit, features: features, featuresKey: extraction.key)
+            return NewPhoto(
+                bytes: bytes, name: name, credit: credit, features: EncodedFeatures(features), featuresKey: extraction.key)
         } catch {
             throw StoreCommandFailure(.invalid(reason: error.description)).exitCode
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GlimpseStore
 import GlimpseStoreSQLite
+import GlimpseFiles
 import GlimpseVision
 
 /// `glimpse catalog import DIR`: a catalog folder into the store, in one transaction.
@@ -39,9 +40,9 @@ struct CatalogImportCommand: AsyncParsableCommand {
                 directory, into: target, replace: replace, featuresKey: extraction.key
             ) { (photos) throws(VisionError) in
                 try ReferenceLoader.load(
-                    photos: photos, configuration: extraction.configuration, cachePath: cachePath, cacheIsOptional: true,
+                    photos: photos.map { ReferencePhoto(id: $0.placeID, path: $0.path) }, configuration: extraction.configuration, cachePath: cachePath, cacheIsOptional: true,
                     threads: ProcessInfo.processInfo.activeProcessorCount, printer: extraction.printer
-                ).references.map(\.features)
+                ).references.map { EncodedFeatures($0.features) }
             }
         }
         let elapsed = ContinuousClock.now - started

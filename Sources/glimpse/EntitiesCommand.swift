@@ -1,6 +1,7 @@
 import ArgumentParser
 import GlimpseCatalog
 import GlimpseIntents
+import GlimpseTerminalText
 import GlimpseWire
 
 /// `glimpse entities`: the catalog's entity queries (by id, by text, by property).

@@ -5,6 +5,7 @@ import GlimpseEngine
 import GlimpseFiles
 import GlimpseImage
 import GlimpseIntents
+import GlimpseTerminalText
 import GlimpseWire
 
 /// `glimpse query`: the visual search, from a picture and/or labels to places and collections.

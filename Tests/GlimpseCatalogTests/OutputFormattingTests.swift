@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseIntents
+import GlimpseTerminalText
 import GlimpseWire
 import Testing
 @testable import GlimpseCatalog

@@ -3,6 +3,7 @@ import GlimpseCatalog
 import GlimpseImage
 import GlimpseIntents
 import GlimpseServer
+import GlimpseTerminalText
 import GlimpseWire
 import NIOCore
 import Testing

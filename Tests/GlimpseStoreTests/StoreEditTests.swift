@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseFiles
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseTestSupport
@@ -15,7 +16,7 @@ import Testing
         let (_, store) = try await F.seeded(backend)
         let before = try await store.read(featuresKey: F.key)
         #expect(before.places.map(\.definition.id) == ["a", "b"])
-        #expect(before.places[0].photos[0].features == F.features(3))
+        #expect(try before.places[0].photos[0].features?.decoded() == F.features(3))
         #expect(before.places[0].definition.photos == [PhotoDefinition(image: "photos/a1.jpg", credit: F.photo("a1").credit)])
 
         var a = F.place("a", labels: ["stone", "water"], collections: ["old"])
@@ -102,7 +103,7 @@ import Testing
         let added = try await store.apply(.addPhoto(placeID: "b", photo: F.photo("b2"), precondition: .none))
         let b = try #require(added.places["b"] ?? nil)
         #expect(b.photos.map(\.name) == ["photos/b1.jpg", "photos/b2.jpg"] && b.revision == added.sequence)
-        #expect(b.photos[1].features == F.features(3) && b.photos[1].byteCount == F.photo("b2").bytes.count)
+        #expect(try b.photos[1].features?.decoded() == F.features(3) && b.photos[1].byteCount == F.photo("b2").bytes.count)
         #expect(b.photos[1].featuresKey == F.key)
         let again = try await store.apply(.addPhoto(placeID: "b", photo: F.photo("b2"), precondition: .none))
         #expect(!again.changed && again.sequence == added.sequence)
@@ -155,11 +156,11 @@ import Testing
         let (_, store) = try await F.seeded(backend)
         let sha = F.photo("a1").sha256
         let other = F.features(7, seed: 2).with(featurePrints: [])
-        try await store.storeFeatures(other, sha256: sha, featuresKey: "other-key")
+        try await store.storeFeatures(EncodedFeatures(other), sha256: sha, featuresKey: "other-key")
         let withOld = try await store.read(featuresKey: F.key)
-        #expect(withOld.places[0].photos[0].features == nil && withOld.places[1].photos[0].features == F.features(3))
+        #expect(try withOld.places[0].photos[0].features == nil && withOld.places[1].photos[0].features?.decoded() == F.features(3))
         let withNew = try await store.read(featuresKey: "other-key")
-        #expect(withNew.places[0].photos[0].features == other && withNew.places[0].photos[0].featuresKey == "other-key")
+        #expect(try withNew.places[0].photos[0].features?.decoded() == other && withNew.places[0].photos[0].featuresKey == "other-key")
         #expect(withOld.places[0].photos[0].featuresKey == nil)
         #expect(withNew.sequence == withOld.sequence)
     }

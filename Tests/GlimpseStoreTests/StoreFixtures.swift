@@ -1,5 +1,6 @@
 import Foundation
 import GlimpseCatalog
+import GlimpseFiles
 import GlimpseStore
 import GlimpseStorePostgres
 import GlimpseStoreSQLite
@@ -32,7 +33,7 @@ enum StoreFixtures {
     static func photo(_ tag: String, name: String? = nil) -> NewPhoto {
         NewPhoto(bytes: Array(repeating: Array(tag.utf8), count: 50).flatMap { $0 }, name: name ?? "photos/\(tag).jpg",
                  credit: PhotoCredit(author: "A. \(tag)", license: "CC0", source: "test"),
-                 features: features(3), featuresKey: key)
+                 features: EncodedFeatures(features(3)), featuresKey: key)
     }
 
     static func place(_ id: String, labels: [String] = [], collections: [String] = []) -> PlaceDefinition {

@@ -10,8 +10,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StoreTransferTests {
     /// Stand-in features (extraction is not what this tests): a few keypoints per photo.
-    static func fakeFeatures(_ photos: [ReferencePhoto]) -> [ImageFeatures] {
-        photos.indices.map { StoreFixtures.features(2 + $0 % 5, seed: Float($0)) }
+    static func fakeFeatures(_ photos: [(placeID: String, path: String)]) -> [EncodedFeatures] {
+        photos.indices.map { EncodedFeatures(StoreFixtures.features(2 + $0 % 5, seed: Float($0))) }
     }
 
     @Test(arguments: Backend.allCases) func importThenExportReproducesTheBundledCatalog(_ backend: Backend) async throws {
@@ -44,7 +44,7 @@ import Testing
         }
         let stored = try await store.read(featuresKey: "k")
         let photos = stored.places.flatMap(\.photos)
-        #expect(photos.map(\.features) == Self.fakeFeatures(photos.map { _ in ReferencePhoto(id: "", path: "") }))
+        #expect(photos.map(\.features) == Self.fakeFeatures(photos.map { _ in (placeID: "", path: "") }))
         if let sqlite = store as? SQLiteCatalogStore { #expect(try await sqlite.check(featuresKey: "k").isEmpty) }
     }
 }

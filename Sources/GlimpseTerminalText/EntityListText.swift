@@ -1,4 +1,5 @@
 import Foundation
+public import GlimpseWire
 
 extension EntityListJSON {
     /// Pretty-printed JSON with sorted keys: what `glimpse entities --json` prints, the same document

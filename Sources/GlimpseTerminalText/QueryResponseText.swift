@@ -1,4 +1,5 @@
 import Foundation
+public import GlimpseWire
 
 extension QueryResponseJSON {
     /// Pretty-printed JSON with sorted keys: what `glimpse query --json` prints, the same document the
@@ -43,23 +44,5 @@ extension QueryResponseJSON {
     private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return left ? padding + text : text + padding
-    }
-}
-
-/// How scores are written for people: a fixed number of decimals, without locale or exponent.
-public enum ScoreFormat {
-    /// `0.91`: two decimals, as reasons and label lists show scores.
-    public static func twoDecimals(_ value: Double) -> String { fixed(value, decimals: 2) }
-
-    /// `0.9123`: four decimals, as result lines show scores.
-    public static func fourDecimals(_ value: Double) -> String { fixed(value, decimals: 4) }
-
-    private static func fixed(_ value: Double, decimals: Int) -> String {
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((value * Double(scale)).rounded())
-        let fraction = String(abs(scaled) % scale)
-        let sign = scaled < 0 ? "-" : ""
-        return sign + "\(abs(scaled) / scale)." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 }

@@ -4,7 +4,10 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+// `stat` and its fields count as declared by whichever C module the compiler loads first (CDispatch or
+// SwiftNIO's CNIOLinux, depending on the order files are compiled in); importing both keeps them visible.
 import CDispatch
+import CNIOLinux
 #elseif canImport(Musl)
 import Musl
 #endif

@@ -70,9 +70,25 @@ extension SearchService {
     /// No snapshot id, for services that do not say.
     public var snapshotID: String { "" }
 
-    /// Searches the region cropped out of the picture (regions in the answer are then relative to it).
+    /// Searches the region cropped out of the picture; regions in the answer are mapped back to the
+    /// whole picture's coordinates, the one convention of every answer (as ``CatalogSearchService`` and
+    /// the in-process query give them).
     public func search(image: PixelBuffer, labels: [String], limit: Int, region: ImageRegion?) async throws -> QueryResponseJSON {
-        try await search(image: region.map { image.cropped(to: $0) } ?? image, labels: labels, limit: limit)
+        guard let region else { return try await search(image: image, labels: labels, limit: limit) }
+        var page = try await search(image: image.cropped(to: region), labels: labels, limit: limit)
+        for index in page.results.indices {
+            page.results[index].evidence.region = page.results[index].evidence.region.map { Self.whole($0, of: region) }
+        }
+        return page
+    }
+
+    /// `inner`, a region in `crop`'s coordinates, in the whole picture's, kept to four decimals as
+    /// answers keep regions.
+    static func whole(_ inner: RegionJSON, of crop: ImageRegion) -> RegionJSON {
+        func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+        return RegionJSON(
+            x: rounded(crop.x + inner.x * crop.width), y: rounded(crop.y + inner.y * crop.height),
+            width: rounded(inner.width * crop.width), height: rounded(inner.height * crop.height))
     }
 
     /// Services without a line list what they list by default, whatever `minimumScore`.

@@ -242,7 +242,7 @@ let package = Package(
         .target(
             name: "GlimpseEngine",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseStore", "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 public import GlimpseCatalog
 public import GlimpseVision
 import Foundation
+import GlimpseBasics
 import Synchronization
 
 /// A changed catalog made current while the engine serves, without rebuilding what did not change.
@@ -67,8 +68,8 @@ extension Engine {
 
     /// Compacts the current matcher once `quiet` has passed with no update after update number `update`.
     private func compactWhenQuiet(after quiet: Duration, update: UInt64) {
-        let nanoseconds = max(0, quiet.components.seconds) * 1_000_000_000 + max(0, quiet.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+        let nanoseconds = Int(clamping: max(0, quiet.nanoseconds))
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
             guard updateCount.withLock({ $0 == update }), let matcher = current.matcher, matcher.hasChanges else { return }
             compactInBackground(matcher)
         }

@@ -242,8 +242,8 @@ let package = Package(
         .target(
             name: "GlimpseEngine",
             dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
-                "GlimpseStore", "GlimpseVision", "GlimpseWire",
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
+                "GlimpseLabels", "GlimpseStore", "GlimpseVision", "GlimpseWire",
             ],
             swiftSettings: swiftSettings
         ),

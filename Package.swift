@@ -27,18 +27,23 @@
 //   CGlimpseSocket             peer credentials (SO_PEERCRED), socket activation and sd_notify for the daemon
 //   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
 //   GlimpseClient              the daemon's client (SwiftNIO, no Hummingbird)
-//   GlimpseIndexBenchmark      the index benchmark behind glimpse-index-bench: synthetic vectors, bandwidth floor
 //   GlimpseEvaluation          evaluation code: the `glimpse eval` figures, label evaluation, the paired bootstrap
-//   GlimpseBatch               folder matching and the benchmarks behind `glimpse match` / `glimpse bench`
+//   GlimpseBatch               folder matching behind `glimpse match`
 //   glimpse                    the command-line tool
 //
-// Release benchmarks that compare against a reference measured in the same run:
-//   glimpse-decode-bench (vs a plain C libjpeg/libpng loop in CDecodeReference),
-//   glimpse-index-bench (vs the memory-bandwidth floor), glimpse-server-bench (socket vs in-process),
-//   glimpse-featureprint-bench (the network alone; scripts/bench-featureprint.sh runs ONNX Runtime beside it).
-// glimpse-store-bench times the catalog store: import, and durable edit commits into a store of 10^4 places.
-// glimpse-live-bench times a live catalog of 10^4 references under edits against the same catalog loaded at start.
-// Micro-benchmarks live in the separate Benchmarks/ package, out of the default build.
+// Benchmarks, all under Benchmarks/, none of them a library product (nor is GlimpseEvaluation):
+//   Benchmarks/Sources/        this package's benchmark targets:
+//     GlimpseBench               the benchmarks behind `glimpse bench` (per stage, over the socket, at scale)
+//     GlimpseIndexBenchmark      the index benchmark: synthetic vectors, the memory-bandwidth floor
+//     glimpse-decode-bench       decoding vs a plain C libjpeg/libpng loop (CDecodeReference)
+//     glimpse-index-bench        the indexes vs the memory-bandwidth floor
+//     glimpse-server-bench       socket vs in-process
+//     glimpse-featureprint-bench the network alone (scripts/bench-featureprint.sh runs ONNX Runtime beside it;
+//                                CAllocationCounter counts its heap allocations)
+//     glimpse-store-bench        the catalog store: import, durable edit commits into a store of 10^4 places
+//     glimpse-live-bench         a live catalog of 10^4 references under edits vs the same catalog loaded at start
+//   Benchmarks/Package.swift   micro-benchmarks (ordo-one/benchmark), a separate package out of the default build
+//   Benchmarks/results/        measured results, one file per study
 import CompilerPluginSupport
 import PackageDescription
 
@@ -73,8 +78,6 @@ let package = Package(
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
-        .library(name: "GlimpseIndexBenchmark", targets: ["GlimpseIndexBenchmark"]),
-        .library(name: "GlimpseEvaluation", targets: ["GlimpseEvaluation"]),
     ],
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
@@ -123,11 +126,6 @@ let package = Package(
             dependencies: ["CXNNPACK"],
             // C code includes <xnnpack.h> directly, so the module map's link line does not apply.
             linkerSettings: [.linkedLibrary("XNNPACK")]
-        ),
-        // Plain C decode loops, the reference for glimpse-decode-bench.
-        .target(
-            name: "CDecodeReference",
-            dependencies: ["CLibPNG", "CLibJPEG"]
         ),
 
         // MARK: Libraries
@@ -286,6 +284,86 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Evaluation, batch matching and benchmarks
+        .target(
+            name: "GlimpseEvaluation",
+            dependencies: ["GlimpseBasics", "GlimpseLabels", "GlimpseVision"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GlimpseBatch",
+            dependencies: [
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
+                "GlimpseLabels",
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Executable
+        .executableTarget(
+            name: "glimpse",
+            dependencies: [
+                "GlimpseBasics", "GlimpseBatch", "GlimpseBench", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
+                "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
+                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Benchmarks (Benchmarks/Sources): out of the library products
+        // Plain C decode loops, the reference for glimpse-decode-bench.
+        .target(
+            name: "CDecodeReference",
+            dependencies: ["CLibPNG", "CLibJPEG"],
+            path: "Benchmarks/Sources/CDecodeReference"
+        ),
+        .target(
+            name: "GlimpseIndexBenchmark",
+            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex"],
+            path: "Benchmarks/Sources/GlimpseIndexBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        // The benchmarks behind `glimpse bench`: per stage in process, over the socket, the index and the
+        // matcher as the catalog grows.
+        .target(
+            name: "GlimpseBench",
+            dependencies: [
+                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage",
+                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseVision",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Benchmarks/Sources/GlimpseBench",
+            swiftSettings: swiftSettings
+        ),
+        // Release-mode decode benchmark: GlimpseImage against the C reference loop.
+        .executableTarget(
+            name: "glimpse-decode-bench",
+            dependencies: ["GlimpseImage", "CGlimpseCodecs", "CDecodeReference"],
+            path: "Benchmarks/Sources/glimpse-decode-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
+        .executableTarget(
+            name: "glimpse-index-bench",
+            dependencies: ["GlimpseBasics", "GlimpseIndexBenchmark"],
+            path: "Benchmarks/Sources/glimpse-index-bench",
+            swiftSettings: swiftSettings
+        ),
+
+        // Release-mode feature-print benchmark: the network alone on one thread, one line of JSON,
+        // with the number of heap allocations per run (CAllocationCounter wraps malloc; bench only).
+        .target(name: "CAllocationCounter", path: "Benchmarks/Sources/CAllocationCounter"),
+        .executableTarget(
+            name: "glimpse-featureprint-bench",
+            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
+                           "CAllocationCounter"],
+            path: "Benchmarks/Sources/glimpse-featureprint-bench",
+            swiftSettings: swiftSettings
+        ),
+
         // Release benchmark of the daemon: socket round trips versus the same query in process.
         .executableTarget(
             name: "glimpse-server-bench",
@@ -295,6 +373,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            path: "Benchmarks/Sources/glimpse-server-bench",
             swiftSettings: swiftSettings
         ),
 
@@ -303,6 +382,7 @@ let package = Package(
             name: "glimpse-live-bench",
             dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
                            "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
+            path: "Benchmarks/Sources/glimpse-live-bench",
             swiftSettings: swiftSettings
         ),
         // Release benchmark of the catalog store: import, and durable edit commits at 10^4 places.
@@ -310,64 +390,7 @@ let package = Package(
             name: "glimpse-store-bench",
             dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseStore", "GlimpseStoreSQLite",
                            "GlimpseVision", "GlimpseWire"],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Evaluation, batch matching and benchmarks
-        .target(
-            name: "GlimpseIndexBenchmark",
-            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseEvaluation",
-            dependencies: ["GlimpseBasics", "GlimpseLabels", "GlimpseVision"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseBatch",
-            dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
-                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Executable
-        .executableTarget(
-            name: "glimpse",
-            dependencies: [
-                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
-                "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
-                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // Release-mode decode benchmark: GlimpseImage against the C reference loop.
-        .executableTarget(
-            name: "glimpse-decode-bench",
-            dependencies: ["GlimpseImage", "CGlimpseCodecs", "CDecodeReference"],
-            swiftSettings: swiftSettings
-        ),
-
-        // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
-        .executableTarget(
-            name: "glimpse-index-bench",
-            dependencies: ["GlimpseBasics", "GlimpseIndexBenchmark"],
-            swiftSettings: swiftSettings
-        ),
-
-        // Release-mode feature-print benchmark: the network alone on one thread, one line of JSON,
-        // with the number of heap allocations per run (CAllocationCounter wraps malloc; bench only).
-        .target(name: "CAllocationCounter"),
-        .executableTarget(
-            name: "glimpse-featureprint-bench",
-            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
-                           "CAllocationCounter"],
+            path: "Benchmarks/Sources/glimpse-store-bench",
             swiftSettings: swiftSettings
         ),
 
@@ -436,7 +459,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "GlimpseBatchTests",
                     dependencies: ["GlimpseTestSupport",
-                        "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseVision",
+                        "GlimpseBatch", "GlimpseBench", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseVision",
                         "GlimpseServer",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

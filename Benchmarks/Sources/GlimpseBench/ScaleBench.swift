@@ -1,4 +1,5 @@
 import GlimpseBasics
+public import GlimpseBatch
 public import GlimpseIndex
 import GlimpseIndexBenchmark
 

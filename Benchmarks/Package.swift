@@ -13,21 +13,20 @@ let package = Package(
         .package(name: "Glimpse", path: ".."),
     ],
     targets: [
-        // The synthetic vectors of the index benchmark, from the same folder as the root package's target of
-        // that name (which is not a library product). GlimpseBasics, which it imports, comes with GlimpseIndex.
+        // The index benchmark's synthetic vectors, compiled from the root package's GlimpseIndexBenchmark folder
+        // (not a library product; a target name must be unique across the package graph, hence another name).
+        // GlimpseBasics, which it imports, comes with the GlimpseIndex product.
         .target(
-            name: "GlimpseIndexBenchmark",
-            dependencies: [
-                .product(name: "GlimpseFiles", package: "Glimpse"),
-                .product(name: "GlimpseIndex", package: "Glimpse"),
-            ],
-            path: "Sources/GlimpseIndexBenchmark"
+            name: "IndexBenchmarkVectors",
+            dependencies: [.product(name: "GlimpseIndex", package: "Glimpse")],
+            path: "Sources/GlimpseIndexBenchmark",
+            sources: ["SyntheticVectors.swift"]
         ),
         .executableTarget(
             name: "GlimpseKernels",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                "GlimpseIndexBenchmark",
+                "IndexBenchmarkVectors",
                 .product(name: "GlimpseImage", package: "Glimpse"),
                 .product(name: "GlimpseIndex", package: "Glimpse"),
                 .product(name: "GlimpseVision", package: "Glimpse"),

@@ -8,12 +8,13 @@ import Synchronization
 extension Engine {
     /// Makes `catalog` the current generation by updating the current matcher rather than building a
     /// new one: the photos `catalog` has and the current catalog lacks are added, those it no longer
-    /// has are removed (a photo is known by its place id and path, ``Catalog/referenceKey(placeID:photoPath:)``).
+    /// has are removed (a photo is known by its place id and path, `Catalog.referenceKey(placeID:photoPath:)`).
     ///
     /// Queries already running finish on the generation they started with; the next query sees the
     /// new one. Updates are applied one at a time, in the order they are made.
     ///
     /// - Parameters:
+    ///   - catalog: the catalog to serve from now on.
     ///   - features: features of added photos, by reference key, already extracted with this engine's
     ///     settings (a catalog store keeps them); a photo missing here is extracted from its file.
     ///   - changedPlaces: the ids of the only places whose photos may differ between the current catalog

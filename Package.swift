@@ -99,6 +99,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The @UnionValue and @ComputedProperty macros of AppIntents (AppIntentsMacros), and their tests.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // `swift package generate-documentation`: the DocC catalogs of the libraries a user imports. A command
+        // plugin only: nothing of it is built by `swift build` or linked into a product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: C

@@ -2,44 +2,11 @@
 //
 // Glimpse: visual-intelligence style image lookup for Linux servers.
 //
-// The module graph follows the pipeline:
-//
-//   CLibPNG, CLibJPEG          system libraries (pkg-config)
-//   CGlimpseCodecs             the only C that calls them; holds every setjmp
-//   GlimpseBasics              Duration in milliseconds and seconds, the seeded random generator (SplitMix64),
-//                              the one LatencySummary (nearest-rank percentiles)
-//   GlimpseImage               read-only pixel buffers and the PNG/JPEG decoders
-//   GlimpseFiles               crash-safe whole-file writes, checked reads, byte coding, CRC-32, FNV-1a
-//   GlimpseIndex               nearest-neighbour indexes (exact flat scan, HNSW)
-//   GlimpseVision              keypoints, binary descriptors, shortlist, geometric verification
-//   CGlimpseVisionKernels      its hot loops in C: Hamming scans, LSH lookup, FAST-9, Harris, smoothing, moments (SIMD variants chosen at run time)
-//   GlimpseLabels              scene labels from the labelled-reference model in Models/
-//   CXNNPACK                   XNNPACK, Debian's libxnnpack-dev (system library, no pkg-config file)
-//   CGlimpseFeaturePrint       the only C that calls it: builds and runs the feature-print network
-//   GlimpseFeaturePrint        the learned feature print (EfficientNet-Lite0 embedding) of Models/
-//   GlimpseIntents             the App Intents query vocabulary (entities, queries, union values)
-//   GlimpseWire                the JSON the daemon sends and the client decodes (HTTP/), and the catalog.json form (CatalogFile/)
-//   GlimpseTerminalText        how `glimpse query` and `glimpse entities` print answers for people
-//   GlimpseCatalog             places and collections, and the visual search IntentValueQuery
-//   GlimpseStore               the live catalog's store: the CatalogStore protocol, edits, revisions, import/export
-//   GlimpseStoreSQLite         that store on SQLite (GRDB): schema migrations, WAL, the writer's lock, photo folder
-//   GlimpseStorePostgres       that store on PostgreSQL (postgres-nio): many writers, NOTIFY on change, photos in the database
-//   GlimpseEngine              the one pipeline: catalog, matcher, models and decoding, loaded by one rule
-//   CGlimpseSocket             peer credentials (SO_PEERCRED), socket activation and sd_notify for the daemon
-//   GlimpseServer              the daemon: HTTP/1.1 over a Unix socket
-//   GlimpseClient              the daemon's client (SwiftNIO, no Hummingbird)
-//   GlimpseIndexBenchmark      the index benchmark behind glimpse-index-bench: synthetic vectors, bandwidth floor
-//   GlimpseEvaluation          evaluation code: the `glimpse eval` figures, label evaluation, the paired bootstrap
-//   GlimpseBatch               folder matching and the benchmarks behind `glimpse match` / `glimpse bench`
-//   glimpse                    the command-line tool
-//
-// Release benchmarks that compare against a reference measured in the same run:
-//   glimpse-decode-bench (vs a plain C libjpeg/libpng loop in CDecodeReference),
-//   glimpse-index-bench (vs the memory-bandwidth floor), glimpse-server-bench (socket vs in-process),
-//   glimpse-featureprint-bench (the network alone; scripts/bench-featureprint.sh runs ONNX Runtime beside it).
-// glimpse-store-bench times the catalog store: import, and durable edit commits into a store of 10^4 places.
-// glimpse-live-bench times a live catalog of 10^4 references under edits against the same catalog loaded at start.
-// Micro-benchmarks live in the separate Benchmarks/ package, out of the default build.
+// The module graph follows the pipeline, from the C decoders to the daemon and the command-line tool:
+// docs/architecture.md says what each target does, and docs/modules.svg draws the graph
+// (scripts/module-graph.sh, from `swift package dump-package`; a test keeps it in step with this file).
+// Benchmarks live under Benchmarks/ (their targets in Benchmarks/Sources/, none a library product; the
+// micro-benchmarks in the separate Benchmarks/Package.swift; results in Benchmarks/results/).
 import CompilerPluginSupport
 import PackageDescription
 
@@ -74,8 +41,6 @@ let package = Package(
         .library(name: "GlimpseEngine", targets: ["GlimpseEngine"]),
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
-        .library(name: "GlimpseIndexBenchmark", targets: ["GlimpseIndexBenchmark"]),
-        .library(name: "GlimpseEvaluation", targets: ["GlimpseEvaluation"]),
     ],
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
@@ -97,6 +62,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The @UnionValue and @ComputedProperty macros of AppIntents (AppIntentsMacros), and their tests.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // `swift package generate-documentation`: the DocC catalogs of the libraries a user imports. A command
+        // plugin only: nothing of it is built by `swift build` or linked into a product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: C
@@ -110,64 +78,28 @@ let package = Package(
             pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
         ),
-        .target(
-            name: "CGlimpseCodecs",
-            dependencies: ["CLibPNG", "CLibJPEG"]
-        ),
+        .target(name: "CGlimpseCodecs", dependencies: ["CLibPNG", "CLibJPEG"]),
         // XNNPACK's subgraph API; its header needs pthreadpool.h (libpthreadpool-dev).
-        .systemLibrary(
-            name: "CXNNPACK",
-            providers: [.apt(["libxnnpack-dev", "libpthreadpool-dev"])]
-        ),
+        .systemLibrary(name: "CXNNPACK", providers: [.apt(["libxnnpack-dev", "libpthreadpool-dev"])]),
         .target(
             name: "CGlimpseFeaturePrint",
             dependencies: ["CXNNPACK"],
             // C code includes <xnnpack.h> directly, so the module map's link line does not apply.
             linkerSettings: [.linkedLibrary("XNNPACK")]
         ),
-        // Plain C decode loops, the reference for glimpse-decode-bench.
-        .target(
-            name: "CDecodeReference",
-            dependencies: ["CLibPNG", "CLibJPEG"]
-        ),
 
         // MARK: Libraries
-        .target(
-            name: "GlimpseBasics",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseImage",
-            dependencies: ["CGlimpseCodecs", "GlimpseFiles"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseFiles",
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseIndex",
-            dependencies: ["GlimpseBasics", "GlimpseFiles"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "CGlimpseVisionKernels"
-        ),
+        .target(name: "GlimpseBasics"),
+        .target(name: "GlimpseImage", dependencies: ["CGlimpseCodecs", "GlimpseFiles"]),
+        .target(name: "GlimpseFiles"),
+        .target(name: "GlimpseIndex", dependencies: ["GlimpseBasics", "GlimpseFiles"]),
+        .target(name: "CGlimpseVisionKernels"),
         .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"],
-            swiftSettings: swiftSettings
+            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"]
         ),
-        .target(
-            name: "GlimpseLabels",
-            dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "GlimpseFeaturePrint"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseFeaturePrint",
-            dependencies: ["GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "GlimpseLabels", dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "GlimpseFeaturePrint"]),
+        .target(name: "GlimpseFeaturePrint", dependencies: ["GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"]),
         // Apple's query layer: entities, @Property, the four entity queries, EntityPropertyQuery's builders,
         // AppEnum, AppIntent/OpenIntent with @Parameter, @Dependency, IntentValueQuery, @UnionValue.
         .macro(
@@ -178,64 +110,33 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
-        .target(
-            name: "AppIntents",
-            dependencies: ["AppIntentsMacros"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "AppIntents", dependencies: ["AppIntentsMacros"]),
         // CVReadOnlyPixelBuffer: Glimpse's read-only PixelBuffer under Core Video's name.
-        .target(
-            name: "CoreVideo",
-            dependencies: ["GlimpseImage"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "CoreVideo", dependencies: ["GlimpseImage"]),
         // SemanticContentDescriptor; re-exports AppIntents and CoreVideo.
-        .target(
-            name: "VisualIntelligence",
-            dependencies: ["AppIntents", "CoreVideo"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "VisualIntelligence", dependencies: ["AppIntents", "CoreVideo"]),
         // What Apple does not define: the engine's property comparisons, their text syntax, text search.
-        .target(
-            name: "GlimpseIntents",
-            dependencies: ["AppIntents", "VisualIntelligence"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseWire",
-            dependencies: ["GlimpseBasics"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "GlimpseIntents", dependencies: ["AppIntents", "VisualIntelligence"]),
+        .target(name: "GlimpseWire", dependencies: ["GlimpseBasics"]),
         // The CLI's text for people: answers as lines and as pretty JSON, whether computed in process or by the daemon.
-        .target(
-            name: "GlimpseTerminalText",
-            dependencies: ["GlimpseWire"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "GlimpseTerminalText", dependencies: ["GlimpseWire"]),
         .target(
             name: "GlimpseCatalog",
             dependencies: [
                 "AppIntents", "VisualIntelligence",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseVision", "GlimpseWire",
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
-        .target(
-            name: "GlimpseStore",
-            dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseWire"],
-            swiftSettings: swiftSettings
-        ),
+        .target(name: "GlimpseStore", dependencies: ["GlimpseCatalog", "GlimpseFiles", "GlimpseWire"]),
         .target(
             name: "GlimpseStoreSQLite",
             dependencies: [
                 "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
         .target(
             name: "GlimpseStorePostgres",
@@ -243,16 +144,14 @@ let package = Package(
                 "GlimpseCatalog", "GlimpseFiles", "GlimpseStore", "GlimpseWire",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
         .target(
             name: "GlimpseEngine",
             dependencies: [
-                "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
-                "GlimpseStore", "GlimpseVision", "GlimpseWire",
-            ],
-            swiftSettings: swiftSettings
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
+                "GlimpseLabels", "GlimpseStore", "GlimpseVision", "GlimpseWire",
+            ]
         ),
 
         // MARK: Daemon
@@ -279,8 +178,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
         // The daemon's client: SwiftNIO and the wire types, nothing of the daemon.
         .target(
@@ -290,9 +188,77 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
+            ]
         ),
+        // MARK: Evaluation, batch matching and benchmarks
+        .target(name: "GlimpseEvaluation", dependencies: ["GlimpseBasics", "GlimpseLabels", "GlimpseVision"]),
+        .target(
+            name: "GlimpseBatch",
+            dependencies: [
+                "GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
+                "GlimpseLabels",
+            ]
+        ),
+
+        // MARK: Executable
+        .executableTarget(
+            name: "glimpse",
+            dependencies: [
+                "GlimpseBasics", "GlimpseBatch", "GlimpseBench", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
+                "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
+                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseTerminalText", "GlimpseVision", "GlimpseWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Benchmarks (Benchmarks/Sources): out of the library products
+        // Plain C decode loops, the reference for glimpse-decode-bench.
+        .target(
+            name: "CDecodeReference",
+            dependencies: ["CLibPNG", "CLibJPEG"],
+            path: "Benchmarks/Sources/CDecodeReference"
+        ),
+        .target(
+            name: "GlimpseIndexBenchmark",
+            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex"],
+            path: "Benchmarks/Sources/GlimpseIndexBenchmark"
+        ),
+        // The benchmarks behind `glimpse bench`: per stage in process, over the socket, the index and the
+        // matcher as the catalog grows.
+        .target(
+            name: "GlimpseBench",
+            dependencies: [
+                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage",
+                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseVision",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Benchmarks/Sources/GlimpseBench"
+        ),
+        // Release-mode decode benchmark: GlimpseImage against the C reference loop.
+        .executableTarget(
+            name: "glimpse-decode-bench",
+            dependencies: ["GlimpseImage", "CGlimpseCodecs", "CDecodeReference"],
+            path: "Benchmarks/Sources/glimpse-decode-bench"
+        ),
+
+        // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
+        .executableTarget(
+            name: "glimpse-index-bench",
+            dependencies: ["GlimpseBasics", "GlimpseIndexBenchmark"],
+            path: "Benchmarks/Sources/glimpse-index-bench"
+        ),
+
+        // Release-mode feature-print benchmark: the network alone on one thread, one line of JSON,
+        // with the number of heap allocations per run (CAllocationCounter wraps malloc; bench only).
+        .target(name: "CAllocationCounter", path: "Benchmarks/Sources/CAllocationCounter"),
+        .executableTarget(
+            name: "glimpse-featureprint-bench",
+            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
+                           "CAllocationCounter"],
+            path: "Benchmarks/Sources/glimpse-featureprint-bench"
+        ),
+
         // Release benchmark of the daemon: socket round trips versus the same query in process.
         .executableTarget(
             name: "glimpse-server-bench",
@@ -302,7 +268,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings
+            path: "Benchmarks/Sources/glimpse-server-bench"
         ),
 
         // Release benchmark of the live catalog at 10^4 references: edits' visibility, query time vs loaded at start.
@@ -310,72 +276,14 @@ let package = Package(
             name: "glimpse-live-bench",
             dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage", "GlimpseIntents",
                            "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
-            swiftSettings: swiftSettings
+            path: "Benchmarks/Sources/glimpse-live-bench"
         ),
         // Release benchmark of the catalog store: import, and durable edit commits at 10^4 places.
         .executableTarget(
             name: "glimpse-store-bench",
             dependencies: ["GlimpseBasics", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseStore",
                            "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire"],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Evaluation, batch matching and benchmarks
-        .target(
-            name: "GlimpseIndexBenchmark",
-            dependencies: ["GlimpseBasics", "GlimpseFiles", "GlimpseIndex"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseEvaluation",
-            dependencies: ["GlimpseBasics", "GlimpseLabels", "GlimpseVision"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "GlimpseBatch",
-            dependencies: [
-                "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
-                "GlimpseIndex", "GlimpseIndexBenchmark", "GlimpseIntents", "GlimpseLabels", "GlimpseVision",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Executable
-        .executableTarget(
-            name: "glimpse",
-            dependencies: [
-                "GlimpseBasics", "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
-                "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
-                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseTerminalText", "GlimpseVision", "GlimpseWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // Release-mode decode benchmark: GlimpseImage against the C reference loop.
-        .executableTarget(
-            name: "glimpse-decode-bench",
-            dependencies: ["GlimpseImage", "CGlimpseCodecs", "CDecodeReference"],
-            swiftSettings: swiftSettings
-        ),
-
-        // Release-mode index benchmark: exact scan against the memory-bandwidth floor, HNSW latency and recall.
-        .executableTarget(
-            name: "glimpse-index-bench",
-            dependencies: ["GlimpseBasics", "GlimpseIndexBenchmark"],
-            swiftSettings: swiftSettings
-        ),
-
-        // Release-mode feature-print benchmark: the network alone on one thread, one line of JSON,
-        // with the number of heap allocations per run (CAllocationCounter wraps malloc; bench only).
-        .target(name: "CAllocationCounter"),
-        .executableTarget(
-            name: "glimpse-featureprint-bench",
-            dependencies: ["GlimpseBasics", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage",
-                           "CAllocationCounter"],
-            swiftSettings: swiftSettings
+            path: "Benchmarks/Sources/glimpse-store-bench"
         ),
 
         // MARK: Tests
@@ -384,50 +292,41 @@ let package = Package(
         .target(
             name: "GlimpseTestSupport",
             dependencies: ["GlimpseImage", "GlimpseFeaturePrint"],
-            path: "Tests/GlimpseTestSupport",
-            swiftSettings: swiftSettings
+            path: "Tests/GlimpseTestSupport"
         ),
-        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseBasics"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseTestSupport", "GlimpseFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseTestSupport", "GlimpseIndex", "GlimpseFiles", "GlimpseBasics", "GlimpseIndexBenchmark"], swiftSettings: swiftSettings),
+        .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseBasics"]),
+        .testTarget(name: "GlimpseFilesTests", dependencies: ["GlimpseTestSupport", "GlimpseFiles"]),
+        .testTarget(name: "GlimpseIndexTests", dependencies: ["GlimpseTestSupport", "GlimpseIndex", "GlimpseFiles", "GlimpseBasics", "GlimpseIndexBenchmark"]),
         .testTarget(name: "GlimpseVisionTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseVision", "GlimpseBasics", "GlimpseImage",
-                                   "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseEvaluation"],
-                    swiftSettings: swiftSettings),
+                                   "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseEvaluation"]),
         .testTarget(name: "GlimpseLabelsTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseLabels", "GlimpseImage", "GlimpseFiles", "GlimpseFeaturePrint", "GlimpseEvaluation",
-                                   "GlimpseIndex"],
-                    swiftSettings: swiftSettings),
+                                   "GlimpseIndex"]),
         .testTarget(name: "GlimpseFeaturePrintTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseFiles"],
-                    exclude: ["Fixtures"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"], swiftSettings: swiftSettings),
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "GlimpseIntentsTests", dependencies: ["GlimpseIntents"]),
         // App-Intents-style code as an iOS app writes it, compiled and run against AppIntents and VisualIntelligence.
-        .testTarget(name: "AppIntentsTests", dependencies: ["AppIntents", "VisualIntelligence", "GlimpseImage"],
-                    swiftSettings: swiftSettings),
+        .testTarget(name: "AppIntentsTests", dependencies: ["AppIntents", "VisualIntelligence", "GlimpseImage"]),
         // The notes' forms with mutable `static var`s, which only the Swift 5 language mode accepts.
         .testTarget(name: "AppIntentsSeedStyleTests", dependencies: ["AppIntents"],
-                    swiftSettings: swiftSettings + [.swiftLanguageMode(.v5)]),
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "AppIntentsMacrosTests",
                     dependencies: ["AppIntentsMacros",
                                    .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                                    .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
-                                   .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")],
-                    swiftSettings: swiftSettings),
+                                   .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")]),
         .testTarget(name: "GlimpseCatalogTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
                                    "GlimpseFeaturePrint", "GlimpseTerminalText", "GlimpseWire"],
-                    exclude: ["Photos"],
-                    swiftSettings: swiftSettings),
+                    exclude: ["Photos"]),
         // The store tests run on SQLite and on PostgreSQL (a real server: see TestPostgres in GlimpseTestSupport).
         .testTarget(name: "GlimpseStoreTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseStorePostgres", "GlimpseCatalog",
                                    "GlimpseVision", "GlimpseFiles", "GlimpseWire", .product(name: "GRDB", package: "GRDB.swift"),
                                    .product(name: "PostgresNIO", package: "postgres-nio"),
-                                   .product(name: "Logging", package: "swift-log")],
-                    swiftSettings: swiftSettings),
+                                   .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "GlimpseServerTests",
                     dependencies: ["GlimpseTestSupport",
                         "GlimpseServer", "CGlimpseSocket", "GlimpseBasics", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine",
@@ -440,27 +339,28 @@ let package = Package(
                         .product(name: "HTTPTypes", package: "swift-http-types"),
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                    ],
-                    swiftSettings: swiftSettings),
+                    ]),
         .testTarget(name: "GlimpseBatchTests",
                     dependencies: ["GlimpseTestSupport",
-                        "GlimpseBatch", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseVision",
+                        "GlimpseBatch", "GlimpseBench", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseImage", "GlimpseVision",
                         "GlimpseServer",
                         .product(name: "Logging", package: "swift-log"),
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                    ],
-                    swiftSettings: swiftSettings),
+                    ]),
         .testTarget(name: "GlimpseEngineTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
                                    "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
-                                   .product(name: "GRDB", package: "GRDB.swift")],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseFiles", "GlimpseImage", "glimpse"], swiftSettings: swiftSettings),
+                                   .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseFiles", "GlimpseImage", "glimpse"]),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).
         .testTarget(name: "GlimpseFuzzCorpusTests",
                     dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseFeaturePrint", "GlimpseImage", "GlimpseIndex",
-                                   "GlimpseLabels", "GlimpseVision", "GlimpseWire"],
-                    swiftSettings: swiftSettings),
+                                   "GlimpseLabels", "GlimpseVision", "GlimpseWire"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every Swift target builds with `swiftSettings` (the C targets ignore them).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

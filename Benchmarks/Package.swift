@@ -2,6 +2,7 @@
 //
 // Micro-benchmarks of Glimpse's hot kernels (decode, feature extraction, distances), with malloc
 // counts. A separate package so the main build never compiles ordo-one/benchmark; see README.md.
+// Sources/ beside it holds the root package's benchmark targets (its Package.swift names them by path).
 import PackageDescription
 
 let package = Package(
@@ -12,11 +13,20 @@ let package = Package(
         .package(name: "Glimpse", path: ".."),
     ],
     targets: [
+        // The index benchmark's synthetic vectors, compiled from the root package's GlimpseIndexBenchmark folder
+        // (not a library product; a target name must be unique across the package graph, hence another name).
+        // GlimpseBasics, which it imports, comes with the GlimpseIndex product.
+        .target(
+            name: "IndexBenchmarkVectors",
+            dependencies: [.product(name: "GlimpseIndex", package: "Glimpse")],
+            path: "Sources/GlimpseIndexBenchmark",
+            sources: ["SyntheticVectors.swift"]
+        ),
         .executableTarget(
             name: "GlimpseKernels",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "GlimpseIndexBenchmark", package: "Glimpse"),
+                "IndexBenchmarkVectors",
                 .product(name: "GlimpseImage", package: "Glimpse"),
                 .product(name: "GlimpseIndex", package: "Glimpse"),
                 .product(name: "GlimpseVision", package: "Glimpse"),

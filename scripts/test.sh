@@ -5,7 +5,9 @@
 # here), then runs the whole test suite, whose summary closes the output. FUZZ_SMOKE_SECONDS=0 leaves
 # the fuzz run out. The PostgreSQL store tests run against a throwaway server started here
 # (scripts/lib/postgres.sh; PostgreSQL is installed when missing) and removed on exit. Before the suite,
-# scripts/example.sh builds the App Intents example in Examples/Landmarks and runs it on one photo.
+# scripts/example.sh builds the App Intents example in Examples/Landmarks and runs it on one photo, and
+# scripts/docc.sh builds the DocC documentation and fails on any warning ($DOCC_TIMEOUT_SECONDS, default
+# 900, bounds it; DOCC=0 leaves it out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/common.sh
@@ -16,5 +18,6 @@ seconds="${FUZZ_SMOKE_SECONDS:-15}"
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "FUZZ_SMOKE_SECONDS must be a whole number of seconds" >&2; exit 2; }
 [ "$seconds" -eq 0 ] || ./scripts/fuzz.sh smoke "$seconds"
 ./scripts/example.sh
+[ "${DOCC:-1}" = 0 ] || ./scripts/docc.sh
 postgres_start
 swift test --parallel

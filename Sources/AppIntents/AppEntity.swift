@@ -34,7 +34,8 @@ extension UUID: EntityIdentifierConvertible {
 
 /// A thing in the app that queries can find and intents can take: a landmark, a collection, a photo.
 ///
-/// App Intents' `AppEntity`: a stable ``id``, a per-instance ``displayRepresentation``, a per-type
+/// App Intents' `AppEntity`: a stable `id` (`Identifiable`), a per-instance
+/// ``InstanceDisplayRepresentable/displayRepresentation``, a per-type
 /// ``TypeDisplayRepresentable/typeDisplayRepresentation``, and the ``defaultQuery`` that resolves
 /// identifiers back to entities. Entities are values and cross task boundaries.
 public protocol AppEntity: Identifiable, Sendable, DisplayRepresentable where ID: EntityIdentifierConvertible {

@@ -1,6 +1,6 @@
 /// Finds entities by comparing their properties: App Intents' `EntityPropertyQuery`.
 ///
-/// The query declares its queryable ``properties`` with `QueryProperties { Property(\.$name) { … } }`:
+/// The query declares its queryable `properties` with `QueryProperties { Property(\.$name) { … } }`:
 /// for each property, the comparators it supports, each with a closure that turns the value a caller
 /// compares against into a ``ComparatorMappingType`` of the query's choosing (a predicate, a URL query
 /// item, Glimpse's `EntityQueryComparison`). ``entities(matching:mode:sortedBy:limit:)`` receives those

@@ -40,7 +40,7 @@ public struct BatchSummary: Sendable, Hashable {
 }
 
 /// Formats `value` with `decimals` digits after the point.
-func format(_ value: Double, _ decimals: Int) -> String {
+package func format(_ value: Double, _ decimals: Int) -> String {
     guard value.isFinite else { return "-" }
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }

@@ -1,7 +1,7 @@
 import Foundation
 public import GlimpseCatalog
 public import GlimpseEngine
-import GlimpseImage
+package import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
 
@@ -10,7 +10,7 @@ import GlimpseLabels
 /// places and collections, scored and explained.
 ///
 /// Immutable and safe to share between tasks.
-public struct CatalogMatcher: ImageMatching, StagedQuerying {
+public struct CatalogMatcher: ImageMatching {
     /// The pipeline pictures are matched with.
     public let engine: Engine
     /// The least score a result needs to be kept (`nil`: the accept line, so only what is accepted).
@@ -36,38 +36,8 @@ public struct CatalogMatcher: ImageMatching, StagedQuerying {
         }
     }
 
-    /// Runs one query and reports the time of each stage.
-    public func timedQuery(bytes: [UInt8], path: String, limit: Int) async throws(BatchError) -> [QueryStage: Duration] {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let image = try decode(bytes, path: path)
-        let decoded = clock.now
-        let page: VisualSearchPage
-        do {
-            page = try await engine.search(
-                SemanticContentDescriptor(pixelBuffer: image), limit: limit, region: nil, minimumScore: minimumScore)
-        } catch {
-            throw .matchFailed(path: path, reason: "\(error)")
-        }
-        let end = clock.now
-        var stages: [QueryStage: Duration] = [.decode: decoded - start, .query: end - start]
-        stages[.features] = page.timings["features"]
-        stages[.mirrorFeatures] = page.timings["mirror_features"]
-        stages[.search] = page.timings["shortlist"]
-        stages[.verification] = page.timings["verification"]
-        stages[.featurePrint] = page.timings["featureprint"]
-        if engine.labeler != nil {
-            // Labels run after matching inside the search; what is left of the search time is theirs
-            // (plus ranking, which is negligible).
-            let matching = [QueryStage.features, .mirrorFeatures, .search, .verification, .featurePrint]
-                .compactMap { stages[$0] }
-                .reduce(Duration.zero, +)
-            stages[.labels] = max(.zero, (end - decoded) - matching)
-        }
-        return stages
-    }
-
-    private func decode(_ bytes: [UInt8], path: String) throws(BatchError) -> PixelBuffer {
+    /// Decodes one picture through the engine, as a match does; a failure names the file.
+    package func decode(_ bytes: [UInt8], path: String) throws(BatchError) -> PixelBuffer {
         do {
             return try engine.decode(bytes)
         } catch {

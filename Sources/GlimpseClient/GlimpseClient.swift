@@ -66,8 +66,10 @@ public final class GlimpseConnection {
     /// Sends one request and reads the whole response.
     ///
     /// - Parameters:
+    ///   - method: the HTTP method.
     ///   - target: the path and query, such as `/v1/query?limit=5`.
     ///   - headers: extra request headers.
+    ///   - body: the request body; `nil` for none.
     /// - Throws: ``GlimpseClientError/connectionClosed`` when the daemon closes before answering.
     public func send(
         method: HTTPMethod,
@@ -106,6 +108,7 @@ public final class GlimpseConnection {
     /// `POST /v1/query`: sends picture bytes and decodes the answer.
     ///
     /// - Parameters:
+    ///   - image: the picture's bytes (JPEG or PNG).
     ///   - labels: scene labels the caller already knows.
     ///   - limit: the most results on the first page; `nil` for the daemon's default.
     ///   - box: the region of interest (`box=`, normalised); `nil` for the whole picture.
@@ -129,7 +132,9 @@ public final class GlimpseConnection {
 
     /// `POST /v1/query?explain=1`: the explain picture (PNG bytes) of a query.
     ///
-    /// - Parameter box: the region of interest (`box=`, normalised); `nil` for the whole picture.
+    /// - Parameters:
+    ///   - image: the picture's bytes (JPEG or PNG).
+    ///   - box: the region of interest (`box=`, normalised); `nil` for the whole picture.
     /// - Throws: ``GlimpseClientError/server(status:code:message:)`` for an error answer.
     public func explain(image: [UInt8], box: RegionJSON? = nil) async throws -> [UInt8] {
         let target = "/v1/query?explain=1" + (box.map { "&box=" + Self.boxText($0) } ?? "")
@@ -150,7 +155,9 @@ public final class GlimpseConnection {
 
     /// `GET /v1/query/next`: the page after the one that returned `cursor`.
     ///
-    /// - Parameter limit: the most results on this page; `nil` for the daemon's default.
+    /// - Parameters:
+    ///   - cursor: the cursor of the previous page.
+    ///   - limit: the most results on this page; `nil` for the daemon's default.
     public func next(cursor: String, limit: Int? = nil) async throws -> QueryResponseJSON {
         let target = "/v1/query/next?cursor=" + Self.pathSegment(cursor) + (limit.map { "&limit=\($0)" } ?? "")
         return try await send(method: .GET, target: target).decode(QueryResponseJSON.self)

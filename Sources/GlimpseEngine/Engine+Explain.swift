@@ -11,10 +11,14 @@ extension Engine {
     }
 
     /// The first page of the visual search limited to `region` of the picture (see
-    /// ``VisualSearchQuery/search(_:limit:region:minimumScore:)``), on the current generation.
+    /// `VisualSearchQuery.search(_:limit:region:minimumScore:)`), on the current generation.
     ///
-    /// - Parameter minimumScore: the least score listed (`nil`: the accept line for a picture, 0 for
-    ///   labels alone); 0 lists the places the matcher ranked but did not accept, with their evidence.
+    /// - Parameters:
+    ///   - input: the picture and/or labels searched with.
+    ///   - limit: the page size; `nil` for the default.
+    ///   - region: the part of the picture searched, normalised; `nil` for the whole picture.
+    ///   - minimumScore: the least score listed (`nil`: the accept line for a picture, 0 for labels
+    ///     alone); 0 lists the places the matcher ranked but did not accept, with their evidence.
     public func search(
         _ input: SemanticContentDescriptor, limit: Int? = nil, region: ImageRegion?, minimumScore: Double? = nil
     ) async throws -> VisualSearchPage {

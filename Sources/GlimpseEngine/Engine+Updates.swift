@@ -1,18 +1,20 @@
 public import GlimpseCatalog
 public import GlimpseVision
 import Foundation
+import GlimpseBasics
 import Synchronization
 
 /// A changed catalog made current while the engine serves, without rebuilding what did not change.
 extension Engine {
     /// Makes `catalog` the current generation by updating the current matcher rather than building a
     /// new one: the photos `catalog` has and the current catalog lacks are added, those it no longer
-    /// has are removed (a photo is known by its place id and path, ``Catalog/referenceKey(placeID:photoPath:)``).
+    /// has are removed (a photo is known by its place id and path, `Catalog.referenceKey(placeID:photoPath:)`).
     ///
     /// Queries already running finish on the generation they started with; the next query sees the
     /// new one. Updates are applied one at a time, in the order they are made.
     ///
     /// - Parameters:
+    ///   - catalog: the catalog to serve from now on.
     ///   - features: features of added photos, by reference key, already extracted with this engine's
     ///     settings (a catalog store keeps them); a photo missing here is extracted from its file.
     ///   - changedPlaces: the ids of the only places whose photos may differ between the current catalog
@@ -67,8 +69,8 @@ extension Engine {
 
     /// Compacts the current matcher once `quiet` has passed with no update after update number `update`.
     private func compactWhenQuiet(after quiet: Duration, update: UInt64) {
-        let nanoseconds = max(0, quiet.components.seconds) * 1_000_000_000 + max(0, quiet.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+        let nanoseconds = Int(clamping: max(0, quiet.nanoseconds))
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
             guard updateCount.withLock({ $0 == update }), let matcher = current.matcher, matcher.hasChanges else { return }
             compactInBackground(matcher)
         }

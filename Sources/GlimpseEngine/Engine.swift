@@ -83,7 +83,7 @@ public final class Engine: Sendable {
     }
 
     /// Loads the models `configuration` names (unless `models` are given) and serves `catalog`, whose reference features a catalog
-    /// store already holds: `features` by reference key (``Catalog/referenceKey(placeID:photoPath:)``),
+    /// store already holds: `features` by reference key (`Catalog.referenceKey(placeID:photoPath:)`),
     /// extracted with this configuration's settings. A photo missing from `features` is extracted from
     /// its file. With `features` `nil`, every photo's features come from the feature cache or are
     /// extracted, as for a catalog folder.
@@ -183,7 +183,9 @@ public final class Engine: Sendable {
 
     /// The first page of the visual search for a picture and/or labels, on the current generation.
     ///
-    /// - Parameter limit: the page size; `nil` for the default.
+    /// - Parameters:
+    ///   - input: the picture and/or labels searched with.
+    ///   - limit: the page size; `nil` for the default.
     public func search(_ input: SemanticContentDescriptor, limit: Int? = nil) async throws -> VisualSearchPage {
         try await current.query.search(input, limit: limit)
     }

@@ -1,5 +1,6 @@
 public import GlimpseCatalog
 public import GlimpseFeaturePrint
+import GlimpseFiles
 public import GlimpseLabels
 public import GlimpseVision
 
@@ -20,7 +21,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the daemon exits 66 for these and 65 for the others, as `sysexits.h` asks.
     public var isMissingFile: Bool {
         switch self {
-        case .catalog(.unreadable), .labelModelMissing, .labelModel(.unreadable): true
+        case .catalog(.unreadable), .labelModelMissing, .labelModel(.file(.unreadable)): true
         default: false
         }
     }

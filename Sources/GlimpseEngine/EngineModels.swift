@@ -60,7 +60,7 @@ public struct EngineModels: Sendable {
     }
 
     /// The key reference features made with these models and settings are stored under
-    /// (``FeatureCoding/key(configuration:printIdentity:)``).
+    /// (`FeatureCoding.key(configuration:printIdentity:)`).
     public var featuresKey: String {
         FeatureCoding.key(configuration: vision, printIdentity: featurePrinter?.featurePrintIdentity)
     }

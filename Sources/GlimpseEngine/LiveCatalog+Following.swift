@@ -58,7 +58,9 @@ extension LiveCatalog {
     /// every signal of a change, when the connection comes back, and every `poll` in case a signal was
     /// lost. Returns at once for a store that only this process writes.
     ///
-    /// - Parameter onEvent: told of each catch-up and of every change of the store's reachability.
+    /// - Parameters:
+    ///   - poll: how often to catch up without a signal.
+    ///   - onEvent: told of each catch-up and of every change of the store's reachability.
     public nonisolated func follow(poll: Duration = .seconds(5), onEvent: @escaping @Sendable (FollowEvent) -> Void) async {
         guard let signals = store.changeSignals() else { return }
         await setFollowing(true)

@@ -9,7 +9,7 @@ public import GlimpseWire
 /// A catalog served from a catalog store and edited while it serves.
 ///
 /// Every edit is applied to the store first, in one durable transaction; then the engine is given the
-/// new catalog (``Engine/update(to:features:)``: the matcher gains and loses references without a
+/// new catalog (``Engine/update(to:features:changedPlaces:)``: the matcher gains and loses references without a
 /// rebuild); only then does ``apply(_:)`` return. So an edit that returned is durable and the next
 /// query sees it; a query already running finishes on the snapshot it started with, and a cursor keeps
 /// paging its own snapshot while the engine's ``Engine/store`` keeps it. Edits apply one at a time.
@@ -186,7 +186,7 @@ public actor LiveCatalog {
     /// features extracted with the engine's settings and feature printer.
     ///
     /// CPU-bound (tens of milliseconds); runs on the caller's thread, outside the edit queue.
-    /// - Throws: the decoder's error for bytes that are not a usable picture; ``VisionError`` when the
+    /// - Throws: the decoder's error for bytes that are not a usable picture; `VisionError` when the
     ///   feature print fails.
     public nonisolated func newPhoto(
         bytes: [UInt8], name: String, credit: PhotoCredit?, limits: DecodingLimits

@@ -29,7 +29,7 @@ public enum StoreSeeding {
     /// Photo features come from the feature cache `featureCache` when it is valid, else are extracted on
     /// all cores with `models`.
     ///
-    /// - Throws: ``StoreError`` when the folder is not a valid catalog or the store cannot be written.
+    /// - Throws: `StoreError` when the folder is not a valid catalog or the store cannot be written.
     public static func seed(
         _ store: any CatalogStore, from directory: String, refresh: Bool, models: EngineModels, featureCache: String?
     ) async throws(StoreError) -> Outcome {
@@ -51,7 +51,7 @@ public enum StoreSeeding {
     }
 
     /// Imports the catalog folder `directory` into `store` in one transaction (see
-    /// ``CatalogTransfer/importFolder(_:into:replace:featuresKey:features:)``), features from the
+    /// `CatalogTransfer.importFolder(_:into:replace:featuresKey:features:)`), features from the
     /// feature cache when valid, else extracted on all cores with `models`.
     public static func importFolder(
         _ directory: String, into store: any CatalogStore, replace: Bool, models: EngineModels, featureCache: String?

@@ -6,7 +6,8 @@ public import GlimpseLabels
 public struct MicroF1Gain: Sendable, Hashable, Codable {
     /// Micro F1 of the method minus micro F1 of the baseline, on the test photos as they are.
     public let gain: Double
-    /// Lower end of the 95 % interval (2.5th percentile of the resampled gains).
+    /// Lower end of the 95 % interval: the 2.5th percentile of the resampled gains, nearest rank
+    /// (``LatencySummary/percentile(_:_:)``, the package's one percentile).
     public let low: Double
     /// Upper end of the 95 % interval (97.5th percentile).
     public let high: Double
@@ -73,10 +74,8 @@ public enum PairedBootstrap {
             gains.append(gain)
         }
         gains.sort()
-        func percentile(_ p: Double) -> Double {
-            gains[min(gains.count - 1, max(0, Int((p * Double(gains.count - 1)).rounded())))]
-        }
-        return MicroF1Gain(gain: observed, low: percentile(0.025), high: percentile(0.975),
+        return MicroF1Gain(gain: observed, low: LatencySummary.percentile(gains, 0.025),
+                           high: LatencySummary.percentile(gains, 0.975),
                            shareAbove: Double(above) / Double(resamples), resamples: resamples, groups: groups)
     }
 }

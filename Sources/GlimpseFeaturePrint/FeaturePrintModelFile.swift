@@ -80,19 +80,19 @@ enum FeaturePrintModelFile {
     /// Refuses a file by its first `headerLength` bytes and its size, before the rest is read.
     static func checkHeader(_ head: [UInt8], size: Int, path: String) throws(FeaturePrintModelError) {
         guard head.count >= magic.count, head[0..<magic.count].elementsEqual(magic) else {
-            throw .notAModelFile(path: path)
+            throw .file(.notAModelFile(path: path))
         }
         guard head.count >= headerLength, size >= headerLength + 4 else {
-            throw .truncated(path: path, expected: headerLength + 4, actual: size)
+            throw .file(.truncated(path: path, expected: headerLength + 4, actual: size))
         }
         let version = UInt16(head[8]) | UInt16(head[9]) << 8
         guard version == formatVersion || version == int8FormatVersion else {
-            throw .unsupportedFormatVersion(path: path, found: version, supported: int8FormatVersion)
+            throw .file(.unsupportedFormatVersion(path: path, found: version, supported: formatVersion...int8FormatVersion))
         }
         var total: UInt64 = 0
         for i in 0..<8 { total |= UInt64(head[12 + i]) << (8 * UInt64(i)) }
         guard total == UInt64(size) else {
-            throw .truncated(path: path, expected: Int(clamping: total), actual: size)
+            throw .file(.truncated(path: path, expected: Int(clamping: total), actual: size))
         }
     }
 
@@ -104,14 +104,14 @@ enum FeaturePrintModelFile {
         let stored = UInt32(bytes[bodyEnd]) | UInt32(bytes[bodyEnd + 1]) << 8 | UInt32(bytes[bodyEnd + 2]) << 16
             | UInt32(bytes[bodyEnd + 3]) << 24
         let computed = CRC32.checksum(bytes[0..<bodyEnd])
-        guard stored == computed else { throw .checksumMismatch(path: path, stored: stored, computed: computed) }
+        guard stored == computed else { throw .file(.checksumMismatch(path: path, stored: stored, computed: computed)) }
         let int8 = bytes[8] == UInt8(int8FormatVersion)
         do throws(LayerRuleError) {
             return try withBytes(of: bytes) { (raw) throws(LayerRuleError) in
                 int8 ? try decodeInt8Body(raw, end: bodyEnd) : try decodeBody(raw, end: bodyEnd)
             }
         } catch {
-            throw .malformed(path: path, reason: error.reason)
+            throw .file(.malformed(path: path, reason: error.reason))
         }
     }
 
@@ -226,7 +226,7 @@ extension FeaturePrintModel {
             path, peekBytes: FeaturePrintModelFile.headerLength,
             mapError: { error -> FeaturePrintModelError in
                 error.operation == .open && error.code == ENOENT
-                    ? .missing(path: path) : .unreadable(path: path, reason: error.reason)
+                    ? .missing(path: path) : .file(.unreadable(path: path, reason: error.reason))
             },
             check: { (head, size) throws(FeaturePrintModelError) in
                 try FeaturePrintModelFile.checkHeader(head, size: size, path: path)

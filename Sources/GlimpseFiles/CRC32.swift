@@ -12,6 +12,12 @@ public struct CRC32: Sendable, Equatable {
     /// The checksum of the bytes fed so far.
     public var value: UInt32 { ~state }
 
+    /// `checksum` as error messages show it: `0x` and eight hexadecimal digits, such as `0xcbf43926`.
+    public static func hex(_ checksum: UInt32) -> String {
+        let digits = String(checksum, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+
     /// The checksum of `bytes`.
     public static func checksum(bytes: UnsafeRawBufferPointer) -> UInt32 {
         var crc = CRC32()

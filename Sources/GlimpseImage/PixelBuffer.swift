@@ -69,7 +69,11 @@ public struct PixelBuffer: Sendable {
     /// Creates a buffer that takes ownership of `bytes`, laid out row by row.
     ///
     /// - Parameters:
+    ///   - width: the width in pixels.
+    ///   - height: the height in pixels.
+    ///   - pixelFormat: the layout of each pixel.
     ///   - bytesPerRow: the row stride; `nil` means rows are packed (`width × bytesPerPixel`).
+    ///   - bytes: the pixels, row by row: exactly `bytesPerRow × height` bytes.
     /// - Throws: ``PixelBufferError`` when the geometry and the byte count disagree.
     public init(
         width: Int,

@@ -1,3 +1,5 @@
+import GlimpseFiles
+
 /// Why an index file could not be written, read or trusted.
 ///
 /// A file that fails any check is never used; the descriptions say what was found and how to recover
@@ -66,9 +68,9 @@ public enum IndexFileError: Error, Sendable, Equatable, CustomStringConvertible 
         case .wrongByteOrder:
             return "index file byte-order marker is wrong; \(Self.rebuild) on this machine"
         case let .headerChecksumMismatch(declared, computed):
-            return "index file header is damaged (checksum \(hex(declared)) ≠ \(hex(computed))); \(Self.rebuild)"
+            return "index file header is damaged (checksum \(CRC32.hex(declared)) ≠ \(CRC32.hex(computed))); \(Self.rebuild)"
         case let .checksumMismatch(declared, computed):
-            return "index file is damaged (checksum \(hex(declared)) ≠ \(hex(computed))); \(Self.rebuild)"
+            return "index file is damaged (checksum \(CRC32.hex(declared)) ≠ \(CRC32.hex(computed))); \(Self.rebuild)"
         case let .unknownKind(code):
             return "index file holds an unknown index kind (\(code)); upgrade, or \(Self.rebuild)"
         case let .unknownMetric(code):
@@ -84,9 +86,4 @@ public enum IndexFileError: Error, Sendable, Equatable, CustomStringConvertible 
             return "index file is inconsistent: \(reason); \(Self.rebuild)"
         }
     }
-}
-
-private func hex(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
 }

@@ -14,7 +14,7 @@ extension LabelModel {
         do throws(FileError) {
             bytes = try AtomicFile.readAll(path)
         } catch {
-            throw .unreadable(path: path, reason: error.systemMessage)
+            throw .file(.unreadable(path: path, reason: error.systemMessage))
         }
         return try LabelModelFile.decode(bytes, path: path, featurePrinter: featurePrinter)
     }

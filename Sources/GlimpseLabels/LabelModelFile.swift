@@ -64,10 +64,10 @@ enum LabelModelFile {
         _ bytes: [UInt8], path: String, featurePrinter: FeaturePrinterPool? = nil
     ) throws(LabelModelError) -> LabelModel {
         guard bytes.count >= magic.count, Array(bytes[0..<magic.count]) == magic else {
-            throw .notAModelFile(path: path)
+            throw .file(.notAModelFile(path: path))
         }
         guard bytes.count >= headerLength + 4 else {
-            throw .truncated(path: path, expected: headerLength + 4, actual: bytes.count)
+            throw .file(.truncated(path: path, expected: headerLength + 4, actual: bytes.count))
         }
         return try withBytes(of: bytes) { (raw) throws(LabelModelError) -> LabelModel in
             try decode(raw, path: path, featurePrinter: featurePrinter)
@@ -81,30 +81,30 @@ enum LabelModelFile {
         func failure(_ error: ByteReadError) -> LabelModelError {
             switch error.problem {
             case .overrun:
-                .malformed(path: path, reason: "a field at byte \(error.offset) runs past the end of the data")
+                .file(.malformed(path: path, reason: "a field at byte \(error.offset) runs past the end of the data"))
             case let .stringOutOfRange(length):
-                .malformed(path: path, reason: "a string of \(length) bytes at byte \(error.offset) is out of range")
+                .file(.malformed(path: path, reason: "a string of \(length) bytes at byte \(error.offset) is out of range"))
             case .invalidUTF8:
-                .malformed(path: path, reason: "a string at byte \(error.offset) is not valid UTF-8")
+                .file(.malformed(path: path, reason: "a string at byte \(error.offset) is not valid UTF-8"))
             }
         }
         var header = ByteReader(raw, offset: magic.count, failure: failure)
         let version: UInt16 = try header.read()
         guard version == formatVersion else {
-            throw .unsupportedFormatVersion(path: path, found: version, supported: formatVersion)
+            throw .file(.unsupportedFormatVersion(path: path, found: version, supported: formatVersion...formatVersion))
         }
         let reserved: UInt16 = try header.read()
         let total: UInt64 = try header.read()
         guard total == UInt64(raw.count) else {
-            throw .truncated(path: path, expected: Int(clamping: total), actual: raw.count)
+            throw .file(.truncated(path: path, expected: Int(clamping: total), actual: raw.count))
         }
         let bodyEnd = raw.count - 4
         var trailer = ByteReader(raw, offset: bodyEnd, failure: failure)
         let stored: UInt32 = try trailer.read()
         let computed = CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: raw[0..<bodyEnd]))
-        guard stored == computed else { throw .checksumMismatch(path: path, stored: stored, computed: computed) }
+        guard stored == computed else { throw .file(.checksumMismatch(path: path, stored: stored, computed: computed)) }
         // Reserved for later formats: a file with anything else there was not written by this one.
-        guard reserved == 0 else { throw .malformed(path: path, reason: "the reserved header field is \(reserved), not 0") }
+        guard reserved == 0 else { throw .file(.malformed(path: path, reason: "the reserved header field is \(reserved), not 0")) }
 
         var reader = ByteReader(raw, offset: headerLength, end: bodyEnd, failure: failure)
         let extractorID = try reader.readString(maxLength: maximumStringLength)
@@ -112,30 +112,30 @@ enum LabelModelFile {
         let parameters = try reader.readString(maxLength: maximumStringLength)
         let dimension = Int(try reader.read() as UInt32)
         guard (1...maximumDimension).contains(dimension) else {
-            throw .malformed(path: path, reason: "dimension \(dimension) is out of range")
+            throw .file(.malformed(path: path, reason: "dimension \(dimension) is out of range"))
         }
         let rows = Int(try reader.read() as UInt32)
         guard (1...maximumRows).contains(rows) else {
-            throw .malformed(path: path, reason: "\(rows) rows per picture is out of range")
+            throw .file(.malformed(path: path, reason: "\(rows) rows per picture is out of range"))
         }
         let k = Int(try reader.read() as UInt32)
         let power = try reader.readFloat()
         let threshold = try reader.readFloat()
         let labelThresholdCount = Int(try reader.read() as UInt32)
         guard labelThresholdCount <= maximumVocabulary else {
-            throw .malformed(path: path, reason: "\(labelThresholdCount) per-label thresholds is out of range")
+            throw .file(.malformed(path: path, reason: "\(labelThresholdCount) per-label thresholds is out of range"))
         }
         var labelThresholds: [Float] = []
         for _ in 0..<labelThresholdCount { labelThresholds.append(try reader.readFloat()) }
         let vocabularyCount = Int(try reader.read() as UInt32)
         guard vocabularyCount <= maximumVocabulary else {
-            throw .malformed(path: path, reason: "vocabulary of \(vocabularyCount) labels is out of range")
+            throw .file(.malformed(path: path, reason: "vocabulary of \(vocabularyCount) labels is out of range"))
         }
         var vocabulary: [String] = []
         for _ in 0..<vocabularyCount { vocabulary.append(try reader.readString(maxLength: maximumStringLength)) }
         let referenceCount = Int(try reader.read() as UInt32)
         guard referenceCount <= maximumReferences else {
-            throw .malformed(path: path, reason: "\(referenceCount) references is out of range")
+            throw .file(.malformed(path: path, reason: "\(referenceCount) references is out of range"))
         }
         var references: [LabelledReference] = []
         references.reserveCapacity(referenceCount)
@@ -146,13 +146,13 @@ enum LabelModelFile {
             for _ in 0..<count {
                 let label = Int(try reader.read() as UInt16)
                 guard label < vocabularyCount else {
-                    throw .malformed(path: path, reason: "reference \(id) has label index \(label) "
-                        + "outside a vocabulary of \(vocabularyCount)")
+                    throw .file(.malformed(path: path, reason: "reference \(id) has label index \(label) "
+                        + "outside a vocabulary of \(vocabularyCount)"))
                 }
                 // As written: ascending, no repeats (so every model has exactly one file).
                 guard labels.last.map({ label > $0 }) ?? true else {
-                    throw .malformed(path: path, reason: "reference \(id) lists label index \(label) out of order "
-                        + "or twice")
+                    throw .file(.malformed(path: path, reason: "reference \(id) lists label index \(label) out of order "
+                        + "or twice"))
                 }
                 labels.append(label)
             }
@@ -160,11 +160,11 @@ enum LabelModelFile {
         }
         let valueCount = referenceCount * rows * dimension
         guard valueCount <= 1 << 28 else {
-            throw .malformed(path: path, reason: "\(valueCount) vector values is out of range")
+            throw .file(.malformed(path: path, reason: "\(valueCount) vector values is out of range"))
         }
         guard reader.remaining == valueCount * 4 else {
-            throw .malformed(path: path, reason: "expected \(valueCount) vector values "
-                + "(\(valueCount * 4) bytes) but \(reader.remaining) bytes remain")
+            throw .file(.malformed(path: path, reason: "expected \(valueCount) vector values "
+                + "(\(valueCount * 4) bytes) but \(reader.remaining) bytes remain"))
         }
         let vectors = try reader.readFloats(count: valueCount)
 
@@ -180,7 +180,7 @@ enum LabelModelFile {
             case let .extractorMismatch(_, model, current):
                 throw .extractorMismatch(path: path, model: model, current: current)
             case let .invalidModel(reason):
-                throw .malformed(path: path, reason: reason)
+                throw .file(.malformed(path: path, reason: reason))
             default:
                 throw error
             }

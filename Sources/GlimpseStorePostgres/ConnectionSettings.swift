@@ -171,8 +171,7 @@ struct ConnectionSettings: Sendable, Equatable {
         case let .unixSocket(path):
             configuration = .init(unixSocketPath: path, username: username, password: password, database: database)
         }
-        configuration.options.connectTimeout = .nanoseconds(connectTimeout.components.seconds * 1_000_000_000
-            + connectTimeout.components.attoseconds / 1_000_000_000)
+        configuration.options.connectTimeout = TimeAmount(connectTimeout)
         configuration.options.additionalStartupParameters = [("application_name", "glimpse")]
         return configuration
     }

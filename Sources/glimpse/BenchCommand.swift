@@ -2,6 +2,7 @@ import ArgumentParser
 import GlimpseEngine
 import Foundation
 import GlimpseBatch
+import GlimpseBench
 import GlimpseCatalog
 import GlimpseIndex
 import GlimpseVision

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GlimpseFeaturePrint
+import GlimpseFiles
 import GlimpseLabels
 
 /// `glimpse labels`: scene labels of pictures, from the labelled-reference model in `Models/`.
@@ -99,7 +100,7 @@ enum LabelModelLocation {
             return try LabelModel.load(from: path(explicit), featurePrinter: printer)
         } catch {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
-            if case .unreadable = error { throw ExitCode(66) }
+            if case .file(.unreadable) = error { throw ExitCode(66) }
             throw ExitCode(65)
         }
     }

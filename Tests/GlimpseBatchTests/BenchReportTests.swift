@@ -3,6 +3,7 @@ import GlimpseTestSupport
 import Testing
 
 @testable import GlimpseBatch
+@testable import GlimpseBench
 
 @Suite struct BenchReportTests {
     @Test func percentilesComeFromTheRecordedLatencies() {

@@ -7,6 +7,7 @@ import ServiceLifecycle
 import Testing
 
 @testable import GlimpseBatch
+@testable import GlimpseBench
 
 @Suite struct DaemonBenchTests {
     @Test func aShortSessionAgainstARunningDaemonCountsRoundTripsAndItsJSONHasTheExpectedKeys() async throws {

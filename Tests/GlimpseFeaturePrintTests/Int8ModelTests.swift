@@ -45,19 +45,19 @@ struct Int8ModelTests {
     @Test("Refusals: truncated, a flipped bit, another version, a version-1 file with int8 weights, bad scales")
     func refusals() throws {
         let bytes = try AtomicFile.readAll(Repository.featurePrintInt8Model)
-        #expect(throws: FeaturePrintModelError.truncated(path: "x", expected: bytes.count, actual: bytes.count - 1000)) {
+        #expect(throws: FeaturePrintModelError.file(.truncated(path: "x", expected: bytes.count, actual: bytes.count - 1000))) {
             try FeaturePrintModel.decode(Array(bytes.dropLast(1000)), name: "x")
         }
         for at in [bytes.count / 3, bytes.count - 100] {
             var flipped = bytes
             flipped[at] ^= 0x04
             let error = #expect(throws: FeaturePrintModelError.self) { try FeaturePrintModel.decode(flipped, name: "x") }
-            guard case .checksumMismatch(path: "x", _, _)? = error else {
+            guard case .file(.checksumMismatch(path: "x", _, _))? = error else {
                 Issue.record("a flipped bit at \(at): expected a checksum mismatch, got \(String(describing: error))")
                 continue
             }
         }
-        #expect(throws: FeaturePrintModelError.unsupportedFormatVersion(path: "x", found: 3, supported: 2)) {
+        #expect(throws: FeaturePrintModelError.file(.unsupportedFormatVersion(path: "x", found: 3, supported: 1...2))) {
             try FeaturePrintModel.decode(Self.resealed(bytes) { $0[8] = 3 }, name: "x")
         }
         func reason(_ edit: (inout [UInt8]) -> Void) -> String {
@@ -65,7 +65,7 @@ struct Int8ModelTests {
                 _ = try FeaturePrintModel.decode(Self.resealed(bytes, edit), name: "x")
                 return "accepted"
             } catch {
-                guard case let .malformed(_, found) = error else { return "\(error)" }
+                guard case let .file(.malformed(_, found)) = error else { return "\(error)" }
                 return found
             }
         }

@@ -45,13 +45,13 @@ struct ModelFileTests {
     @Test("Refusals: not a model file, truncated, damaged, other version, missing")
     func refusals() throws {
         let bytes = try Support.smallModel(inputSize: 9).encoded()
-        #expect(throws: FeaturePrintModelError.notAModelFile(path: "x")) {
+        #expect(throws: FeaturePrintModelError.file(.notAModelFile(path: "x"))) {
             try FeaturePrintModel.decode(Array("GLMLABEL".utf8) + bytes.dropFirst(8), name: "x")
         }
-        #expect(throws: FeaturePrintModelError.truncated(path: "x", expected: bytes.count, actual: bytes.count - 100)) {
+        #expect(throws: FeaturePrintModelError.file(.truncated(path: "x", expected: bytes.count, actual: bytes.count - 100))) {
             try FeaturePrintModel.decode(Array(bytes.dropLast(100)), name: "x")
         }
-        #expect(throws: FeaturePrintModelError.truncated(path: "x", expected: 24, actual: 10)) {
+        #expect(throws: FeaturePrintModelError.file(.truncated(path: "x", expected: 24, actual: 10))) {
             try FeaturePrintModel.decode(Array(bytes.prefix(10)), name: "x")
         }
         var flipped = bytes
@@ -60,14 +60,16 @@ struct ModelFileTests {
             _ = try FeaturePrintModel.decode(flipped, name: "x")
             Issue.record("a flipped bit was not noticed")
         } catch {
-            guard case .checksumMismatch(path: "x", _, _) = error else { throw error }
+            guard case .file(.checksumMismatch(path: "x", _, _)) = error else { throw error }
             #expect(error.description.contains("damaged") && error.description.contains("convert-featureprint.sh"))
         }
         var version3 = bytes
         version3[8] = 3
-        #expect(throws: FeaturePrintModelError.unsupportedFormatVersion(path: "x", found: 3, supported: 2)) {
+        #expect(throws: FeaturePrintModelError.file(.unsupportedFormatVersion(path: "x", found: 3, supported: 1...2))) {
             try FeaturePrintModel.decode(version3, name: "x")
         }
+        #expect(FeaturePrintModelError.file(.unsupportedFormatVersion(path: "x", found: 3, supported: 1...2)).description
+            .contains("has format version 3 but this build reads versions 1 to 2; check out Models/featureprint.glimpsemodel"))
         let missing = "/nonexistent/featureprint.glimpsemodel"
         do {
             _ = try FeaturePrintModel.load(from: missing)
@@ -106,7 +108,7 @@ struct ModelFileTests {
             _ = try FeaturePrintModel.decode(bytes, name: "x")
             Issue.record("\(name): accepted")
         } catch {
-            guard case let .malformed(path: "x", reason: found) = error else { throw error }
+            guard case let .file(.malformed(path: "x", reason: found)) = error else { throw error }
             #expect(found.contains(reason), "\(name): \(found)")
         }
     }
@@ -119,7 +121,7 @@ struct ModelFileTests {
                 _ = try FeaturePrintModel.decode(bytes, name: "x")
                 return "accepted"
             } catch {
-                guard case let .malformed(_, found) = error else { return "\(error)" }
+                guard case let .file(.malformed(_, found)) = error else { return "\(error)" }
                 return found
             }
         }

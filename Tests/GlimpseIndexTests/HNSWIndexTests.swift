@@ -5,14 +5,7 @@ import GlimpseIndexBenchmark
 
 /// Mean recall@k of `index` against the exact `oracle` over `queries`.
 func recall(of index: some NearestNeighborIndex, oracle: FlatIndex, queries: [[Float]], k: Int) throws -> Double {
-    var hits = 0
-    var total = 0
-    for query in queries {
-        let truth = Set(try oracle.search(query, k: k).map(\.id))
-        hits += try index.search(query, k: k).filter { truth.contains($0.id) }.count
-        total += truth.count
-    }
-    return Double(hits) / Double(max(1, total))
+    Neighbor.recall(of: try queries.map { try index.search($0, k: k) }, against: try queries.map { try oracle.search($0, k: k) })
 }
 
 @Suite("HNSWIndex")

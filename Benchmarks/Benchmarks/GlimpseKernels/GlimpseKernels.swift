@@ -4,8 +4,8 @@ import Benchmark
 import Foundation
 import GlimpseImage
 import GlimpseIndex
-import GlimpseIndexBenchmark
 import GlimpseVision
+import IndexBenchmarkVectors
 
 /// The sample catalog's photos, found from this file's location (Benchmarks/Benchmarks/GlimpseKernels/).
 private let photosDirectory: String = {

@@ -1,4 +1,6 @@
 import GlimpseBasics
+public import GlimpseBatch
+
 /// The stages of one query, in pipeline order, as named in bench output.
 public enum QueryStage: String, Sendable, Hashable, CaseIterable, Codable {
     /// Decoding the JPEG or PNG bytes into pixels.

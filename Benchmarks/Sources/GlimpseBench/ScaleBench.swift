@@ -1,4 +1,5 @@
 import GlimpseBasics
+public import GlimpseBatch
 public import GlimpseIndex
 import GlimpseIndexBenchmark
 
@@ -97,7 +98,7 @@ public struct ScaleBench: Sendable {
             progress("hnsw index, \(size) references: \(queries) queries")
             let (latency, results) = try measure(graph, queryVectors)
             rows.append(ScaleRow(index: "hnsw", references: size, dimension: dimension, buildSeconds: build,
-                                 recall: recall(results, truth), latency: latency))
+                                 recall: Neighbor.recall(of: results, against: truth), latency: latency))
         }
         return rows
     }
@@ -129,16 +130,5 @@ public struct ScaleBench: Sendable {
             results.append(found)
         }
         return (recorder.summary(seconds: (clock.now - start).seconds), results)
-    }
-
-    private func recall(_ found: [[Neighbor]], _ truth: [[Neighbor]]) -> Double {
-        var hits = 0
-        var total = 0
-        for (f, t) in zip(found, truth) {
-            let expected = Set(t.map(\.id))
-            hits += f.filter { expected.contains($0.id) }.count
-            total += t.count
-        }
-        return total > 0 ? Double(hits) / Double(total) : 1
     }
 }

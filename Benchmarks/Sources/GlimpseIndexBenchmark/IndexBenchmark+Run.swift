@@ -52,7 +52,7 @@ public enum IndexBenchmark {
         let int8Timing = try timeSearches(queries) { (q) throws(IndexError) in try int8.search(q, k: c.k) }
         let int8Row = IndexBenchmarkReport.SearchRow(
             method: "int8-flat", efSearch: nil, latency: LatencySummary(seconds: int8Timing.wall),
-            cpu: LatencySummary(seconds: int8Timing.cpu), recall: recall(int8Timing.results, truth))
+            cpu: LatencySummary(seconds: int8Timing.cpu), recall: Neighbor.recall(of: int8Timing.results, against: truth))
         progress(
             "int8 scan: wall mean \(format(int8Row.latency.mean)) ms, CPU mean "
                 + "\(format(int8Row.cpu.mean)) ms, recall@\(c.k) \(format(int8Row.recall))")
@@ -93,7 +93,7 @@ public enum IndexBenchmark {
             let timing = try timeSearches(queries) { (q) throws(IndexError) in try hnsw.search(q, k: c.k, efSearch: ef) }
             let row = IndexBenchmarkReport.SearchRow(
                 method: "hnsw", efSearch: ef, latency: LatencySummary(seconds: timing.wall),
-                cpu: LatencySummary(seconds: timing.cpu), recall: recall(timing.results, truth))
+                cpu: LatencySummary(seconds: timing.cpu), recall: Neighbor.recall(of: timing.results, against: truth))
             report.searches.append(row)
             progress(
                 "HNSW efSearch \(ef): wall p50 \(format(row.latency.p50)) ms, "
@@ -126,18 +126,6 @@ public enum IndexBenchmark {
             results.append(found)
         }
         return (results, wall, cpu)
-    }
-
-    /// Mean recall of `found` against `truth`, query by query.
-    private static func recall(_ found: [[Neighbor]], _ truth: [[Neighbor]]) -> Double {
-        var hits = 0
-        var total = 0
-        for (answer, expected) in zip(found, truth) {
-            let wanted = Set(expected.map(\.id))
-            hits += answer.filter { wanted.contains($0.id) }.count
-            total += wanted.count
-        }
-        return Double(hits) / Double(max(1, total))
     }
 
     /// Saves an index with `save` to `bench-<kind>.idx` in `directory` and loads it back, timing both.

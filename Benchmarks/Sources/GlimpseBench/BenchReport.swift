@@ -1,4 +1,5 @@
 import Foundation
+public import GlimpseBatch
 
 /// The latency of one pipeline stage over an in-process run.
 public struct StageRow: Sendable, Hashable, Codable {

@@ -22,10 +22,6 @@ func option(_ name: String, _ fallback: String) -> String {
     return arguments[index + 1]
 }
 
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
 let catalogFolder = option("--catalog", "Images")
 let placeCount = Int(option("--places", "10000")) ?? 10_000
 let editCount = Int(option("--edits", "200")) ?? 200
@@ -49,7 +45,7 @@ let imported = try await CatalogTransfer.importFolder(catalogFolder, into: store
     return loaded.references.map { EncodedFeatures($0.features) }
 }
 let importTime = ContinuousClock.now - importStart
-print("import: \(imported.places.count) places in \(milliseconds(importTime)) ms (features from \(source?.rawValue ?? "?"))")
+print("import: \(imported.places.count) places in \(importTime.milliseconds) ms (features from \(source?.rawValue ?? "?"))")
 
 // Grow to placeCount places reusing the real photos (their contents are stored once).
 let base = try await store.read(featuresKey: key)
@@ -73,23 +69,23 @@ while definition.places.count < placeCount {
 }
 let growStart = ContinuousClock.now
 _ = try await store.apply(.replaceCatalog(definition, photos: photos, replace: true))
-print("grow to \(definition.places.count) places in one transaction: \(milliseconds(ContinuousClock.now - growStart)) ms")
+print("grow to \(definition.places.count) places in one transaction: \((ContinuousClock.now - growStart).milliseconds) ms")
 
 let readStart = ContinuousClock.now
 let full = try await store.read(featuresKey: key)
-print("read(featuresKey:) of \(full.places.count) places: \(milliseconds(ContinuousClock.now - readStart)) ms")
+print("read(featuresKey:) of \(full.places.count) places: \((ContinuousClock.now - readStart).milliseconds) ms")
 // The store returns features in their stored coding; the engine decodes them (as a read did before).
 let decodeAllStart = ContinuousClock.now
 for place in full.places { for photo in place.photos { _ = try photo.features?.decoded() } }
-print("decoding those features: \(milliseconds(ContinuousClock.now - decodeAllStart)) ms")
+print("decoding those features: \((ContinuousClock.now - decodeAllStart).milliseconds) ms")
 
 let bareStart = ContinuousClock.now
 _ = try await store.read(featuresKey: nil)
-print("read(featuresKey: nil) of \(full.places.count) places: \(milliseconds(ContinuousClock.now - bareStart)) ms")
+print("read(featuresKey: nil) of \(full.places.count) places: \((ContinuousClock.now - bareStart).milliseconds) ms")
 let blob = realPhotos[0].features.bytes
 let decodeStart = ContinuousClock.now
 for _ in 0..<1000 { _ = try FeatureCoding.decode(blob) }
-print("FeatureCoding.decode of one \(blob.count / 1024) KB blob: \(milliseconds(ContinuousClock.now - decodeStart)) µs")
+print("FeatureCoding.decode of one \(blob.count / 1024) KB blob: \((ContinuousClock.now - decodeStart).milliseconds) ms")
 
 var samples: [Double] = []
 for i in 0..<editCount {
@@ -102,7 +98,7 @@ for i in 0..<editCount {
     place.id = "edit-\(i)"
     let start = ContinuousClock.now
     let applied = try await store.apply(.putPlace(place, photos: [photo], precondition: .mustNotExist))
-    samples.append(milliseconds(ContinuousClock.now - start))
+    samples.append((ContinuousClock.now - start).milliseconds)
     precondition(applied.changed)
 }
 let summary = LatencySummary(samples: samples)
@@ -115,5 +111,5 @@ print("store file: \((try? FileManager.default.attributesOfItem(atPath: path)[.s
     + "\(growth["places"] ?? 0) places, \(growth["photo contents"] ?? 0) photo contents")
 let reader = ContinuousClock.now
 _ = try SQLiteCatalogStore.open(path: path, mode: .read)
-print("open for reading (quick_check included): \(milliseconds(ContinuousClock.now - reader)) ms")
+print("open for reading (quick_check included): \((ContinuousClock.now - reader).milliseconds) ms")
 try? FileManager.default.removeItem(atPath: folder)

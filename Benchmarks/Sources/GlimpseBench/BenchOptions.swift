@@ -1,3 +1,4 @@
+import GlimpseBatch
 import GlimpseCatalog
 import GlimpseEngine
 

@@ -286,14 +286,9 @@ public final class Engine: Sendable {
     static func loadPrinter(
         _ choice: ModelChoice, catalogDirectory: String
     ) throws(EngineError) -> FeaturePrinterPool? {
-        let explicit: String?
-        switch choice {
-        case .off: return nil
-        case .automatic: explicit = nil
-        case .file(let path): explicit = path
-        }
+        guard choice != .off else { return nil }
         do throws(FeaturePrintModelError) {
-            return try FeaturePrinterPool.load(explicit: explicit, catalogDirectory: catalogDirectory)
+            return try FeaturePrinterPool.load(explicit: choice.namedFile, catalogDirectory: catalogDirectory)
         } catch {
             throw .featurePrintModel(error)
         }

@@ -17,6 +17,13 @@ public enum ModelChoice: Sendable, Hashable {
     public init(path: String?) {
         self = path.map(ModelChoice.file) ?? .automatic
     }
+
+    /// The file a `.file` choice names; `nil` for `.automatic` and `.off`, whose file (if any) comes from
+    /// the model's own default rule (`FeaturePrintModel.defaultPath(catalogDirectory:environment:)`,
+    /// `LabelModel.defaultPath(catalogDirectory:environment:)`).
+    public var namedFile: String? {
+        if case .file(let path) = self { path } else { nil }
+    }
 }
 
 /// What an ``Engine`` loads: the catalog folder, its reference features, the two models and the

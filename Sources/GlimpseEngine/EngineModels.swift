@@ -44,12 +44,8 @@ public struct EngineModels: Sendable {
     static func loadNullPrints(
         for printer: FeaturePrinterPool, choice: ModelChoice, catalogDirectory: String
     ) throws(EngineError) -> NullPrints? {
-        let model: String
-        switch choice {
-        case .off: return nil
-        case .automatic: model = FeaturePrintModel.defaultPath(catalogDirectory: catalogDirectory)
-        case .file(let path): model = path
-        }
+        guard choice != .off else { return nil }
+        let model = choice.namedFile ?? FeaturePrintModel.defaultPath(catalogDirectory: catalogDirectory)
         let path = NullPrints.path(besideModel: model)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do throws(NullPrintsError) {

@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "VisualIntelligence", targets: ["VisualIntelligence", "CoreVideo"]),
         .library(name: "GlimpseIntents", targets: ["GlimpseIntents"]),
         .library(name: "GlimpseWire", targets: ["GlimpseWire"]),
+        .library(name: "GlimpseTerminalText", targets: ["GlimpseTerminalText"]),
         .library(name: "GlimpseCatalog", targets: ["GlimpseCatalog"]),
         .library(name: "GlimpseStore", targets: ["GlimpseStore"]),
         .library(name: "GlimpseStoreSQLite", targets: ["GlimpseStoreSQLite"]),

@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver", glimpse("GlimpseImage")], swiftSettings: swiftSettings),
         .target(
             name: "CatalogFuzzSupport",
-            dependencies: ["FuzzSupport", glimpse("GlimpseCatalog"), glimpse("GlimpseIntents"), glimpse("GlimpseWire")],
+            dependencies: ["FuzzSupport", glimpse("GlimpseCatalog"), glimpse("GlimpseIntents"), glimpse("GlimpseTerminalText"),
+                           glimpse("GlimpseWire")],
             swiftSettings: swiftSettings
         ),
 
@@ -49,8 +50,8 @@ let package = Package(
         fuzzTarget("catalog", ["CatalogFuzzSupport", glimpse("GlimpseCatalog"), glimpse("GlimpseIntents"), glimpse("GlimpseWire")]),
         fuzzTarget("entity-query", ["CatalogFuzzSupport", glimpse("GlimpseCatalog"), glimpse("GlimpseIntents"),
                                     glimpse("GlimpseWire")]),
-        fuzzTarget("edit-json", [glimpse("GlimpseCatalog"), glimpse("GlimpseStore"), glimpse("GlimpseStoreSQLite"),
-                                 glimpse("GlimpseVision"), glimpse("GlimpseWire")]),
+        fuzzTarget("edit-json", [glimpse("GlimpseCatalog"), glimpse("GlimpseFiles"), glimpse("GlimpseStore"),
+                                 glimpse("GlimpseStoreSQLite"), glimpse("GlimpseVision"), glimpse("GlimpseWire")]),
         fuzzTarget("label-model", [glimpse("GlimpseLabels"), glimpse("GlimpseFiles")]),
         fuzzTarget("feature-cache", [glimpse("GlimpseVision")]),
         fuzzTarget("index-file", [glimpse("GlimpseIndex"), glimpse("GlimpseFiles")]),

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import GlimpseTerminalText
 public import GlimpseWire
 
 /// What the catalog and entity-query targets check of every entity list: at most `limit` entities,

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+import GlimpseTerminalText
 public import GlimpseCatalog
 import GlimpseIntents
 import GlimpseWire

@@ -8,6 +8,7 @@
 import Foundation
 import FuzzSupport
 import GlimpseCatalog
+import GlimpseFiles
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseVision
@@ -28,7 +29,7 @@ let store: SQLiteCatalogStore = {
 }()
 
 /// Features small enough to store quickly; the store keeps them as they are.
-let features = ImageFeatures(width: 8, height: 8, keypoints: [], descriptorWords: [])
+let features = EncodedFeatures(ImageFeatures(width: 8, height: 8, keypoints: [], descriptorWords: []))
 
 /// The photo every place edit carries, under the names the input gives.
 let photoBytes: [UInt8] = Array("not decoded by the store".utf8)

@@ -69,7 +69,7 @@ struct ModelFileTests {
             try FeaturePrintModel.decode(version3, name: "x")
         }
         #expect(FeaturePrintModelError.file(.unsupportedFormatVersion(path: "x", found: 3, supported: 1...2)).description
-            .contains("has format version 3 but this build reads versions 1 to 2; check out Models/featureprint.glimpsemodel"))
+            .contains("has format version 3 but this build reads versions 1 to 2; check out the file from the repository's Models/ folder"))
         let missing = "/nonexistent/featureprint.glimpsemodel"
         do {
             _ = try FeaturePrintModel.load(from: missing)

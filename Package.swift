@@ -103,15 +103,21 @@ let package = Package(
         .target(name: "GlimpseFeaturePrint", dependencies: ["GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"]),
         // Apple's query layer: entities, @Property, the four entity queries, EntityPropertyQuery's builders,
         // AppEnum, AppIntent/OpenIntent with @Parameter, @Dependency, IntentValueQuery, @UnionValue.
-        .macro(
-            name: "AppIntentsMacros",
+        // The macros' expansions live in a plain library so that their tests depend on it, not on the
+        // macro target: a test target that depends on a macro makes SwiftPM build the whole test bundle,
+        // and every module it uses, a second time for the host (docs/app-intents.md, "Build cost").
+        .target(
+            name: "AppIntentsMacroDefinitions",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
             ]
+        ),
+        .macro(
+            name: "AppIntentsMacros",
+            dependencies: ["AppIntentsMacroDefinitions", .product(name: "SwiftCompilerPlugin", package: "swift-syntax")]
         ),
         .target(name: "AppIntents", dependencies: ["AppIntentsMacros"]),
         // CVReadOnlyPixelBuffer: Glimpse's read-only PixelBuffer under Core Video's name.
@@ -314,7 +320,7 @@ let package = Package(
         .testTarget(name: "AppIntentsSeedStyleTests", dependencies: ["AppIntents"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "AppIntentsMacrosTests",
-                    dependencies: ["AppIntentsMacros",
+                    dependencies: ["AppIntentsMacroDefinitions",
                                    .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                                    .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                                    .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")]),

@@ -3,12 +3,12 @@ public import SwiftSyntaxMacros
 import SwiftDiagnostics
 import SwiftSyntaxBuilder
 
-/// `@UnionValue`: makes an enum whose cases each wrap one app entity conform to `UnionValue`.
+/// What `@UnionValue` expands to: makes an enum whose cases each wrap one app entity conform to `UnionValue`.
 ///
 /// It adds `memberTypes` (the wrapped types in case order, each once) and `entity` (the wrapped value),
 /// with the enum's own access level. A declaration that is not an enum, an enum without cases, or a case
 /// that does not wrap exactly one unlabelled value is reported at the offending line.
-public enum UnionValueMacro: ExtensionMacro {
+public enum UnionValueExpansion: ExtensionMacro {
     /// The extension that conforms the enum to `UnionValue`, or diagnostics at the lines that prevent it.
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
@@ -64,8 +64,8 @@ public enum UnionValueMacro: ExtensionMacro {
     }
 }
 
-/// `@ComputedProperty`: marks a computed entity property for system search; it adds no code on Linux.
-public enum ComputedPropertyMacro: PeerMacro {
+/// What `@ComputedProperty` expands to: it marks a computed entity property for system search; it adds no code on Linux.
+public enum ComputedPropertyExpansion: PeerMacro {
     /// No peers: the attribute only marks the property; a declaration that is not one computed property
     /// with a getter is reported at the attribute.
     public static func expansion(

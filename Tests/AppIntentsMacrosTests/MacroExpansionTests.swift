@@ -1,15 +1,15 @@
-import AppIntentsMacros
+import AppIntentsMacroDefinitions
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
 /// What `@UnionValue` and `@ComputedProperty` expand to, and what they report, checked with swift-syntax's
 /// own expansion assertions (no test package beyond swift-syntax).
-struct UnionValueMacroTests {
+struct MacroExpansionTests {
     /// The macros under test, by attribute name.
     static let macros: [String: MacroSpec] = [
-        "UnionValue": MacroSpec(type: UnionValueMacro.self),
-        "ComputedProperty": MacroSpec(type: ComputedPropertyMacro.self),
+        "UnionValue": MacroSpec(type: UnionValueExpansion.self),
+        "ComputedProperty": MacroSpec(type: ComputedPropertyExpansion.self),
     ]
 
     /// Expands `source` and compares the result and the diagnostics, recording any difference as an issue

@@ -26,9 +26,16 @@ public final class FileLock: Sendable {
     ///   ``releaseGrace``),
     ///   ``Failure/failed(path:reason:)`` when the file cannot be opened or locked.
     public static func acquire(_ path: String) throws(Failure) -> FileLock {
+        try acquire(path, pause: sleepBetweenTries)
+    }
+
+    /// ``acquire(_:)`` with the grace's clock given: `pause` is called with ``retryStepMilliseconds``
+    /// between tries, and the grace runs out after ``releaseGrace`` of such steps. Tests pass a `pause`
+    /// that releases a holder or counts, so that nothing depends on how fast the machine is.
+    static func acquire(_ path: String, pause: (_ milliseconds: Int) -> Void) throws(Failure) -> FileLock {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .failed(path: path, reason: String(cString: strerror(errno))) }
-        let code = lockExclusively(fd)
+        let code = lockExclusively(fd, pause: pause)
         if code != 0 {
             close(fd)
             if code == EWOULDBLOCK { throw .held(path: path, holder: holder(of: path)) }
@@ -50,6 +57,10 @@ public final class FileLock: Sendable {
     ///
     /// - Returns: 0 when it is taken, else the `errno` (`EWOULDBLOCK` when another process holds it).
     public static func lockExclusively(_ fd: Int32) -> Int32 {
+        lockExclusively(fd, pause: sleepBetweenTries)
+    }
+
+    static func lockExclusively(_ fd: Int32, pause: (_ milliseconds: Int) -> Void) -> Int32 {
         var waited = 0
         while true {
             var status: Int32 = 0
@@ -59,14 +70,20 @@ public final class FileLock: Sendable {
             if status == 0 { return 0 }
             let code = errno
             guard code == EWOULDBLOCK, waited < releaseGraceMilliseconds else { return code }
-            usleep(10_000)
-            waited += 10
+            pause(retryStepMilliseconds)
+            waited += retryStepMilliseconds
         }
     }
 
     /// How long a held lock is retried before it is reported held: 250 ms.
     public static let releaseGrace: Duration = .milliseconds(releaseGraceMilliseconds)
     private static let releaseGraceMilliseconds = 250
+    /// The pause between two tries within the grace.
+    static let retryStepMilliseconds = 10
+
+    private static func sleepBetweenTries(_ milliseconds: Int) {
+        usleep(UInt32(milliseconds) * 1000)
+    }
 
     /// The process id written in the lock file at `path`, when it names one.
     public static func holder(of path: String) -> Int32? {

@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseFiles
+@testable import GlimpseFiles
 import GlimpseTestSupport
 import Testing
 
@@ -19,25 +19,33 @@ import Testing
         _ = try FileLock.acquire(path)
     }
 
-    @Test func aLockReleasedWithinTheGraceIsTaken() async throws {
+    @Test func aLockReleasedWithinTheGraceIsTaken() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("store.lock")
-        let held = Holder(try FileLock.acquire(path))
-        // Released 50 ms from now, on another thread, as a spawning child's copy closes at its exec.
-        Thread.detachNewThread {
-            usleep(50_000)
-            held.release()
+        var held: FileLock? = try FileLock.acquire(path)
+        #expect(held != nil)
+        // The holder lets go during the third pause, as a spawning child's copy closes at its exec.
+        var pauses = 0
+        let second = try FileLock.acquire(path) { milliseconds in
+            #expect(milliseconds == FileLock.retryStepMilliseconds)
+            pauses += 1
+            if pauses == 3 { held = nil }
         }
-        let second = try FileLock.acquire(path)
+        #expect(pauses == 3)
         #expect(FileLock.holder(of: second.path) == getpid())
     }
 
-    /// Keeps a lock until told to let it go, from any thread.
-    final class Holder: @unchecked Sendable {
-        // @unchecked: `lock` is written once, by `release`, while the test only waits.
-        private var lock: FileLock?
-        init(_ lock: FileLock) { self.lock = lock }
-        func release() { lock = nil }
+    @Test func aLockStillHeldWhenTheGraceRunsOutIsReportedHeld() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("store.lock")
+        let held = try FileLock.acquire(path)
+        var waited = 0
+        #expect(throws: FileLock.Failure.held(path: path, holder: getpid())) {
+            try FileLock.acquire(path) { waited += $0 }
+        }
+        #expect(Duration.milliseconds(waited) == FileLock.releaseGrace)
+        #expect(FileLock.holder(of: held.path) == getpid())
     }
 }

@@ -16,11 +16,22 @@ func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: 
         do { try process.run() } catch { return nil }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
-        let head = String(decoding: data[..<split.lowerBound], as: UTF8.self)
-        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
-        return (status, head, data[split.upperBound...])
+        return finalResponse(in: data)
     }
+}
+
+/// The final response in `curl -i` output: its status, head and body, after any interim `1xx` heads
+/// (a `100 Continue` answers a large upload's `Expect: 100-continue` when the daemon admits the query
+/// before curl's one-second wait for it runs out, which depends on how busy the machine is).
+func finalResponse(in output: Data) -> (status: Int, head: String, body: Data)? {
+    var rest = output[...]
+    while let split = rest.range(of: Data("\r\n\r\n".utf8)) {
+        let head = String(decoding: rest[..<split.lowerBound], as: UTF8.self)
+        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+        rest = rest[split.upperBound...]
+        if !(100..<200).contains(status) { return (status, head, Data(rest)) }
+    }
+    return nil
 }
 
 /// The header `name` of a response head, if present.
@@ -38,6 +49,16 @@ func header(_ name: String, in head: String) -> String? {
 /// paths, `405`, JSON parser errors, oversized pictures.
 @Suite("HTTP surface", .serialized)
 struct HTTPSurfaceTests {
+    @Test func curlsInterimContinueIsNotTheAnswer() throws {
+        let answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"results\":[]}"
+        let interim = try #require(finalResponse(in: Data(("HTTP/1.1 100 Continue\r\n\r\n" + answer).utf8)))
+        #expect(interim.status == 200 && interim.head.hasSuffix("application/json"))
+        #expect(String(decoding: interim.body, as: UTF8.self) == "{\"results\":[]}")
+        let direct = try #require(finalResponse(in: Data(answer.utf8)))
+        #expect(direct.status == 200 && direct.body == interim.body)
+        #expect(finalResponse(in: Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) == nil)
+    }
+
     @Test func answersCarryPictureURLsThatTheDaemonServesWithETags() async throws {
         let daemon = try await RunningDaemon.start()
         let socket = daemon.socketPath

@@ -60,6 +60,7 @@ public final class FileLock: Sendable {
         lockExclusively(fd, pause: sleepBetweenTries)
     }
 
+    /// ``lockExclusively(_:)`` with the grace's clock given (see ``acquire(_:pause:)``).
     static func lockExclusively(_ fd: Int32, pause: (_ milliseconds: Int) -> Void) -> Int32 {
         var waited = 0
         while true {

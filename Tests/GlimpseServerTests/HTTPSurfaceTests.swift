@@ -21,8 +21,8 @@ func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: 
 }
 
 /// The final response in `curl -i` output: its status, head and body, after any interim `1xx` heads
-/// (a `100 Continue` answers a large upload's `Expect: 100-continue` when the daemon admits the query
-/// before curl's one-second wait for it runs out, which depends on how busy the machine is).
+/// (curl sends `Expect: 100-continue` with a body over 1 MB, and the daemon answers `100 Continue` once it
+/// admits the query).
 func finalResponse(in output: Data) -> (status: Int, head: String, body: Data)? {
     var rest = output[...]
     while let split = rest.range(of: Data("\r\n\r\n".utf8)) {

@@ -3,10 +3,12 @@ import GlimpseCatalog
 import GlimpseFiles
 
 /// A folder of a store's photos as files, named by content (`<sha256>.<ext>`), so that a ``Catalog``
-/// built from a store has photo paths like one read from a folder. It is a cache: files are written
-/// read-only and atomically when missing (or of the wrong size) from the store's bytes, and deleting
-/// the folder loses nothing. A file is named only after a checked content address
-/// (``StoredPhoto/isContentAddress(_:)``) and written only with bytes whose SHA-256 is that address.
+/// built from a store has photo paths like one read from a folder. Files are written read-only and
+/// atomically when missing (or of the wrong size) from the store's bytes. For a store that keeps its
+/// photos in a database (PostgreSQL) the folder is a cache, and deleting it loses nothing; a SQLite
+/// store keeps its photos as files in this very folder (`SQLiteCatalogStore.photoFolder`), so every
+/// file is already there and nothing is written twice. A file is named only after a checked content
+/// address (``StoredPhoto/isContentAddress(_:)``) and written only with bytes whose SHA-256 is that address.
 public struct PhotoFolder: Sendable {
     /// The folder's path.
     public let path: String

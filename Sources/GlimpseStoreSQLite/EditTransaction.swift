@@ -13,10 +13,13 @@ import GlimpseWire
 struct EditTransaction {
     let db: Database
     let rows: StoreRows
+    /// The photo files the edit writes and stops using.
+    let files: PhotoFileJournal
 
-    init(_ db: Database) {
+    init(_ db: Database, files: PhotoFileJournal) {
         self.db = db
         rows = StoreRows(db)
+        self.files = files
     }
 
     func apply(_ edit: CatalogEdit) throws -> AppliedEdit {
@@ -122,11 +125,18 @@ struct EditTransaction {
     }
 
     private func insertPhoto(_ photo: NewPhoto, placeID: String, position: Int) throws {
+        // The content's file is on disk before the row that names it can commit; content already
+        // stored keeps its file (written again if it went missing).
+        let file = try String.fetchOne(db, sql: "SELECT file FROM photo_contents WHERE sha256 = ?", arguments: [photo.sha256])
+            ?? StoredPhoto.fileName(sha256: photo.sha256, name: photo.name)
+        guard PhotoFiles.isFileName(file, sha256: photo.sha256) else {
+            throw StoreError.corrupt(path: files.files.folder, reason: "a photo's row names a file that is not its content address")
+        }
+        try files.put(photo.bytes, as: file)
         try db.execute(sql: """
-            INSERT INTO photo_contents (sha256, bytes, byte_count, features, features_key) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO photo_contents (sha256, bytes, byte_count, features, features_key, file) VALUES (?, X'', ?, ?, ?, ?)
             ON CONFLICT (sha256) DO UPDATE SET features = excluded.features, features_key = excluded.features_key
-            """, arguments: [photo.sha256, Data(photo.bytes), photo.bytes.count,
-                             Data(photo.features.bytes), photo.featuresKey])
+            """, arguments: [photo.sha256, photo.bytes.count, Data(photo.features.bytes), photo.featuresKey, file])
         try db.execute(sql: "INSERT INTO photos (place_id, position, sha256, name, credit) VALUES (?, ?, ?, ?, ?)",
                        arguments: [placeID, position, photo.sha256, photo.name, try PhotoRow.creditColumn(photo.credit)])
     }
@@ -134,8 +144,9 @@ struct EditTransaction {
     /// Deletes the contents of these photos that no place uses any more.
     private func deleteUnused(_ shas: [String]) throws {
         for sha in Set(shas) {
-            try db.execute(sql: "DELETE FROM photo_contents WHERE sha256 = ? "
-                + "AND NOT EXISTS (SELECT 1 FROM photos WHERE photos.sha256 = ?)", arguments: [sha, sha])
+            let unused = "FROM photo_contents WHERE sha256 = ? AND NOT EXISTS (SELECT 1 FROM photos WHERE photos.sha256 = ?)"
+            if let file = try String.fetchOne(db, sql: "SELECT file " + unused, arguments: [sha, sha]) { files.release(file) }
+            try db.execute(sql: "DELETE " + unused, arguments: [sha, sha])
         }
     }
 
@@ -230,6 +241,7 @@ struct EditTransaction {
         try EditRules.checkEmpty(replace: replace, places: oldPlaces.count, collections: oldCollections.count,
                                  labels: oldLabels.count)
         let sequence = try appendChange(kind: "replaceCatalog", type: "catalog", id: "")
+        for file in try String.fetchAll(db, sql: "SELECT file FROM photo_contents WHERE file IS NOT NULL") { files.release(file) }
         for table in ["photos", "places", "photo_contents", "collections"] {
             try db.execute(sql: "DELETE FROM \(table)")
         }

@@ -5,9 +5,10 @@ public import GlimpseStore
 import GRDB
 
 extension SQLiteCatalogStore {
-    /// The folder beside the database where photos are materialised as `<sha256>.<ext>` files
-    /// (``PhotoFolder``): a cache, read-only, rebuilt from the database when missing.
-    public var photoFolder: String { path + ".photos" }
+    /// The folder beside the database that holds the photos' bytes as read-only `<sha256>.<ext>` files
+    /// (part of the store, not a cache: back it up with the database). The served catalog's photo
+    /// paths point into it, so a ``PhotoFolder`` at this path finds every photo already there.
+    public var photoFolder: String { photoFiles.folder }
 
     /// The store's catalog as the engine loads it: read with the features stored under `featuresKey`,
     /// photos materialised, and validated into a ``Catalog`` whose photo paths point into ``photoFolder``
@@ -25,10 +26,10 @@ extension SQLiteCatalogStore {
         }
     }
 
-    /// Checks the whole store: SQLite's full integrity check, every photo's bytes against its SHA-256,
-    /// every photo's features (present and decodable, and stored under `featuresKey` when one is given),
-    /// every row as a daemon reads it (content addresses, text, the catalog's rules), and the photo
-    /// cache's files against the photos' hashes.
+    /// Checks the whole store: SQLite's full integrity check, every photo's file against its SHA-256 and
+    /// size (a missing file is a lost photo), every photo's features (present and decodable, and stored
+    /// under `featuresKey` when one is given), every row as a daemon reads it (content addresses, text,
+    /// the catalog's rules), and the other files of the photo folder against the photos' hashes.
     ///
     /// - Returns: one sentence per problem found; empty when the store is sound.
     public func check(featuresKey: String?) async throws(StoreError) -> [String] {
@@ -40,7 +41,16 @@ extension SQLiteCatalogStore {
             } catch {
                 problems.append("the catalog a daemon would load is refused: \(error.description)")
             }
-            problems += PhotoFolder(path: photoFolder).problems(places: stored.places)
+            // The contents' own files are checked with the rows; here, the copies a photo folder writes
+            // for photos whose names' extensions differ from their contents' files.
+            let contentFiles = try await read { db in
+                Set(try String.fetchAll(db, sql: "SELECT file FROM photo_contents WHERE file IS NOT NULL"))
+            }
+            let copies = stored.places.map { place in
+                StoredPlace(definition: place.definition, revision: place.revision,
+                            photos: place.photos.filter { !contentFiles.contains($0.fileName) })
+            }
+            problems += PhotoFolder(path: photoFolder).problems(places: copies)
         } catch {
             problems.append("a daemon could not read the store: \(error.description)")
         }
@@ -48,19 +58,26 @@ extension SQLiteCatalogStore {
     }
 
     private func databaseProblems(featuresKey: String?) async throws(StoreError) -> [String] {
-        try await read { db in
+        let files = photoFiles
+        return try await read { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 .map { "integrity check: \($0)" }
-            let rows = try Row.fetchCursor(db, sql: "SELECT sha256, bytes, byte_count, features, features_key FROM photo_contents")
+            let rows = try Row.fetchCursor(db, sql: "SELECT sha256, file, byte_count, features, features_key FROM photo_contents")
             while let row = try rows.next() {
                 let sha: String = row[0]
                 guard StoredPhoto.isContentAddress(sha) else {
                     problems.append("a photo's SHA-256 is not 64 hexadecimal digits (a damaged or forged row)")
                     continue
                 }
-                let bytes = [UInt8](row[1] as Data)
-                if SHA256.hex(SHA256.hash(bytes)) != sha { problems.append("photo \(sha): its bytes do not match its SHA-256") }
-                if bytes.count != row[2] as Int { problems.append("photo \(sha): its recorded size is wrong") }
+                if let file = row[1] as String? {
+                    do throws(StoreError) {
+                        _ = try files.read(file, sha256: sha, byteCount: row[2])
+                    } catch {
+                        problems.append("photo \(sha): \(error.description)")
+                    }
+                } else {
+                    problems.append("photo \(sha): its row names no file (a damaged or forged row)")
+                }
                 guard let blob = row[3] as Data? else {
                     problems.append("photo \(sha): no features stored")
                     continue

@@ -6,7 +6,8 @@ import GRDB
 import Synchronization
 
 /// The catalog store in one SQLite file (WAL, `synchronous=FULL`, foreign keys on), with a writer's
-/// lock beside it (`<path>.lock`) and its photos materialised in `<path>.photos/`.
+/// lock beside it (`<path>.lock`) and its photos' bytes in files beside it, `<path>.photos/<sha256>.<ext>`
+/// (``PhotoFiles``): the database and that folder are the store, and a backup copies both.
 ///
 /// A store opened for writing holds an exclusive advisory lock for its life: the daemon holds it while
 /// it serves, and `glimpse catalog` edits take it too, so two processes never write one store at cross
@@ -26,7 +27,14 @@ public final class SQLiteCatalogStore: CatalogStore {
     public let storeID: String
     /// The schema version (``SQLiteSchema/version`` once open).
     public let schemaVersion: Int
+    /// How many photo files no row names (left by a crash between writing a photo and committing, or
+    /// between committing and removing one) were removed when the store was opened for writing.
+    public let strayPhotoFilesRemoved: Int
+    /// How many photos moved from the database to the photo folder when the store was opened (a store
+    /// of schema version 1, which kept them in the database).
+    public let photosMovedToFiles: Int
     let queue: DatabaseQueue
+    let photoFiles: PhotoFiles
     private let lock: Mutex<FileLock?>
 
     /// Opens the store at `path`: takes the writer's lock (in ``Mode/write``), runs the migrations and a
@@ -72,9 +80,10 @@ public final class SQLiteCatalogStore: CatalogStore {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
+        let files = PhotoFiles(folder: path + ".photos")
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
-            let (storeID, version) = try queue.writeWithoutTransaction { db throws -> (String, Int) in
+            let opened = try queue.writeWithoutTransaction { db throws -> Opened in
                 let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
                 guard check == ["ok"] else {
                     throw StoreError.corrupt(path: path, reason: check.prefix(3).joined(separator: "; "))
@@ -84,32 +93,59 @@ public final class SQLiteCatalogStore: CatalogStore {
                 guard found <= SQLiteSchema.version else {
                     throw StoreError.schemaTooNew(path: path, found: found, supported: SQLiteSchema.version)
                 }
+                var moved = 0
                 if found < SQLiteSchema.version {
                     guard mode == .write else {
                         throw StoreError.io(path: path, reason: "its schema is version \(found); open it for writing "
                             + "once (any `glimpse catalog` edit, or the daemon) to bring it to \(SQLiteSchema.version)")
                     }
                     try db.inTransaction {
-                        try SQLiteSchema.migrate(db, from: found, storeID: UUID().uuidString.lowercased())
+                        moved = try SQLiteSchema.migrate(db, from: found, storeID: UUID().uuidString.lowercased(), files: files)
                         return .commit
                     }
+                    // The moved bytes' pages are given back to the file system; without the room to
+                    // rewrite the database they stay free pages, which later edits reuse.
+                    if moved > 0 { try? db.execute(sql: "VACUUM") }
                 }
                 let id = try StoredCatalog.checkedStoreID(
                     try String.fetchOne(db, sql: "SELECT value FROM store_meta WHERE key = 'store_id'") ?? "", of: path)
-                return (id, SQLiteSchema.version)
+                let swept = mode == .write ? files.sweep(keeping: try Self.namedPhotoFiles(db)) : 0
+                return Opened(storeID: id, moved: moved, swept: swept)
             }
-            return SQLiteCatalogStore(path: path, queue: queue, lock: lock, storeID: storeID, schemaVersion: version)
+            return SQLiteCatalogStore(path: path, queue: queue, lock: lock, files: files, opened: opened)
         } catch {
             throw Self.storeError(error, path: path)
         }
     }
 
-    private init(path: String, queue: DatabaseQueue, lock: FileLock?, storeID: String, schemaVersion: Int) {
+    /// What opening found and did.
+    private struct Opened: Sendable {
+        let storeID: String
+        let moved: Int
+        let swept: Int
+    }
+
+    private init(path: String, queue: DatabaseQueue, lock: FileLock?, files: PhotoFiles, opened: Opened) {
         self.path = path
         self.queue = queue
         self.lock = Mutex(lock)
-        self.storeID = storeID
-        self.schemaVersion = schemaVersion
+        self.photoFiles = files
+        self.storeID = opened.storeID
+        self.schemaVersion = SQLiteSchema.version
+        self.photosMovedToFiles = opened.moved
+        self.strayPhotoFilesRemoved = opened.swept
+    }
+
+    /// Every file of the photo folder a row names: each content's file, and the file each photo's own
+    /// name gives it (``PhotoFolder`` writes one for a photo whose name's extension differs from the
+    /// content's file).
+    private static func namedPhotoFiles(_ db: Database) throws -> Set<String> {
+        var named = Set(try String.fetchAll(db, sql: "SELECT file FROM photo_contents WHERE file IS NOT NULL"))
+        let rows = try Row.fetchCursor(db, sql: "SELECT sha256, name FROM photos")
+        while let row = try rows.next() {
+            named.insert(StoredPhoto.fileName(sha256: row[0], name: row[1]))
+        }
+        return named
     }
 
     /// Maps a GRDB or store error thrown inside a database access to a ``StoreError``.
@@ -156,13 +192,25 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    /// The bytes of the photo with this SHA-256.
+    /// The bytes of the photo with this SHA-256, read from its file and checked against its hash.
+    ///
+    /// - Throws: ``StoreError/notFound(type:id:)`` when no photo has these bytes,
+    ///   ``StoreError/corrupt(path:reason:)`` when its file is missing or holds other bytes.
     public func photoBytes(sha256: String) async throws(StoreError) -> [UInt8] {
-        let data = try await read { db in
-            try Data.fetchOne(db, sql: "SELECT bytes FROM photo_contents WHERE sha256 = ?", arguments: [sha256])
+        let files = photoFiles
+        // Read on the database's queue, which edits also hold while they remove files: an edit cannot
+        // remove this file between the row and the read.
+        let bytes = try await read { db throws -> [UInt8]? in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT file, byte_count FROM photo_contents WHERE sha256 = ?", arguments: [sha256])
+            else { return nil }
+            guard let file = row[0] as String? else {
+                throw StoreError.corrupt(path: files.folder, reason: "a photo's row names no file")
+            }
+            return try files.read(file, sha256: sha256, byteCount: row[1])
         }
-        guard let data else { throw .notFound(type: "photo", id: sha256) }
-        return [UInt8](data)
+        guard let bytes else { throw .notFound(type: "photo", id: sha256) }
+        return bytes
     }
 
     /// Stores re-extracted features of a photo; the sequence number does not change.
@@ -198,8 +246,32 @@ public final class SQLiteCatalogStore: CatalogStore {
         lock.withLock { $0 = nil }
     }
 
-    /// Applies `edit` in one transaction, validated inside it against the stored state.
+    /// Applies `edit` in one transaction, validated inside it against the stored state. Its new photos'
+    /// files are on disk before it commits; the files it created are removed when it does not commit, and
+    /// the files of photos it stopped using once it has.
     public func apply(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit {
-        try await write { db in try EditTransaction(db).apply(edit) }
+        let files = photoFiles
+        do {
+            return try await queue.writeWithoutTransaction { db throws -> AppliedEdit in
+                let journal = PhotoFileJournal(files)
+                var applied: AppliedEdit?
+                do {
+                    try db.inTransaction {
+                        applied = try EditTransaction(db, files: journal).apply(edit)
+                        return .commit
+                    }
+                } catch {
+                    journal.rollBack()
+                    throw error
+                }
+                // Committed: a file no row names any more goes; one that cannot be removed now is swept
+                // at the next open.
+                try? journal.commit(db)
+                guard let applied else { throw StoreError.io(path: files.folder, reason: "the edit's transaction ended without an outcome") }
+                return applied
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
     }
 }

@@ -1,11 +1,17 @@
+import Foundation
+import GlimpseCatalog
+import GlimpseStore
 import GRDB
 
 /// The store's tables, versioned: migration `n` takes a store from schema version `n` to `n + 1`; the
 /// version lives in `store_meta` (a table a PostgreSQL store can have alike). The SQL is kept to what
 /// SQLite and PostgreSQL both accept.
+///
+/// Version 2 keeps the photos' bytes in files (``PhotoFiles``) rather than in `photo_contents.bytes`,
+/// which stays empty: its migration writes each content's file and empties its row in one transaction.
 enum SQLiteSchema {
     /// The schema version this build reads and writes.
-    static let version = 1
+    static let version = 2
 
     /// Migration `n` brings schema version `n` to `n + 1`.
     static let migrations: [String] = [
@@ -28,6 +34,8 @@ enum SQLiteSchema {
         CREATE TABLE changes (sequence INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind TEXT NOT NULL,
             entity_type TEXT NOT NULL, entity_id TEXT NOT NULL);
         """,
+        // The bytes move to files; `file` names each content's file in the photo folder.
+        "ALTER TABLE photo_contents ADD COLUMN file TEXT;",
     ]
 
     /// The schema version of an open store: 0 when it has no tables yet.
@@ -37,9 +45,14 @@ enum SQLiteSchema {
     }
 
     /// Runs the migrations from `found` to ``version``, and gives a new store its id.
-    static func migrate(_ db: Database, from found: Int, storeID: String) throws {
+    ///
+    /// - Returns: how many photo contents moved from the database to files.
+    @discardableResult
+    static func migrate(_ db: Database, from found: Int, storeID: String, files: PhotoFiles) throws -> Int {
+        var moved = 0
         for step in found..<version {
             try db.execute(sql: migrations[step])
+            if step == 1 { moved = try moveBytesToFiles(db, files: files) }
         }
         if found == 0 {
             try db.execute(sql: "INSERT INTO store_meta (key, value) VALUES ('store_id', ?), ('sequence', '0'), "
@@ -47,5 +60,30 @@ enum SQLiteSchema {
         } else {
             try db.execute(sql: "UPDATE store_meta SET value = ? WHERE key = 'schema_version'", arguments: [String(version)])
         }
+        return moved
+    }
+
+    /// Writes every content still held in `photo_contents.bytes` as its file and empties the row. The
+    /// transaction commits after every file is on disk; if it does not, the files stay for the next try.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:reason:)`` for bytes that are not their content address's,
+    ///   ``StoreError/io(path:reason:)`` when a file cannot be written (the store stays at version 1).
+    static func moveBytesToFiles(_ db: Database, files: PhotoFiles) throws -> Int {
+        let shas = try String.fetchAll(db, sql: "SELECT sha256 FROM photo_contents WHERE file IS NULL ORDER BY sha256")
+        for sha in shas {
+            guard StoredPhoto.isContentAddress(sha),
+                  let data = try Data.fetchOne(db, sql: "SELECT bytes FROM photo_contents WHERE sha256 = ?", arguments: [sha])
+            else { throw StoreError.corrupt(path: files.folder, reason: "a photo's SHA-256 is not 64 hexadecimal digits") }
+            let bytes = [UInt8](data)
+            guard SHA256.hex(SHA256.hash(bytes)) == sha else {
+                throw StoreError.corrupt(path: files.folder, reason: "photo \(sha): its bytes do not match its SHA-256")
+            }
+            let name = try String.fetchOne(
+                db, sql: "SELECT name FROM photos WHERE sha256 = ? ORDER BY place_id, position LIMIT 1", arguments: [sha])
+            let file = StoredPhoto.fileName(sha256: sha, name: name ?? "")
+            _ = try files.put(bytes, as: file)
+            try db.execute(sql: "UPDATE photo_contents SET file = ?, bytes = X'' WHERE sha256 = ?", arguments: [file, sha])
+        }
+        return shas.count
     }
 }

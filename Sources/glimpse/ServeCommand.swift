@@ -235,6 +235,16 @@ struct ServeCommand: AsyncParsableCommand {
             default: throw fail(error, status: 74)
             }
         }
+        if let sqlite = opened.store as? SQLiteCatalogStore {
+            if sqlite.photosMovedToFiles > 0 {
+                logger.notice("the store's photos moved from the database to its photo folder, which is now part of the store (back it up with the database)",
+                              metadata: ["photos": "\(sqlite.photosMovedToFiles)", "folder": "\(sqlite.photoFolder)"])
+            }
+            if sqlite.strayPhotoFilesRemoved > 0 {
+                logger.notice("photo files no row names (left by an interrupted edit) were removed",
+                              metadata: ["files": "\(sqlite.strayPhotoFilesRemoved)", "folder": "\(sqlite.photoFolder)"])
+            }
+        }
         let models: EngineModels
         do { models = try EngineModels.load(configuration) } catch {
             throw fail(error, status: error.isMissingFile ? 66 : 65)

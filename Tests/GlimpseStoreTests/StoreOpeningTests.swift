@@ -13,7 +13,7 @@ import Testing
         var id = ""
         do {
             let store = try SQLiteCatalogStore.open(path: path, create: true)
-            #expect(store.schemaVersion == 1)
+            #expect(store.schemaVersion == 2)
             let empty = try await store.read(featuresKey: nil)
             #expect(empty.sequence == 0 && empty.places.isEmpty && empty.labels.isEmpty)
             #expect(UUID(uuidString: empty.storeID) != nil)
@@ -39,7 +39,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try queue.write { try $0.execute(sql: "UPDATE store_meta SET value = '99' WHERE key = 'schema_version'") }
         try queue.close()
-        #expect(throws: StoreError.schemaTooNew(path: path, found: 99, supported: 1)) {
+        #expect(throws: StoreError.schemaTooNew(path: path, found: 99, supported: 2)) {
             try SQLiteCatalogStore.open(path: path)
         }
     }

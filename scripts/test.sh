@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command: installs missing build packages, validates docs/openapi.yaml, runs every libFuzzer
-# target of Fuzz/ for a short, bounded time (scripts/fuzz.sh smoke: an AddressSanitizer release build in
+# target of Fuzz/ for a short, bounded time (scripts/fuzz.sh smoke: an AddressSanitizer debug build in
 # .build-fuzz, then $FUZZ_SMOKE_SECONDS, default 15, per target; a crash, leak or failed check stops
 # here), then runs the whole test suite, whose summary closes the output. FUZZ_SMOKE_SECONDS=0 leaves
 # the fuzz run out. The PostgreSQL store tests run against a throwaway server started here

@@ -33,7 +33,16 @@ extension SQLiteCatalogStore {
     ///
     /// - Returns: one sentence per problem found; empty when the store is sound.
     public func check(featuresKey: String?) async throws(StoreError) -> [String] {
-        var problems = try await databaseProblems(featuresKey: featuresKey)
+        try await check(featuresKey: featuresKey, betweenSnapshots: {})
+    }
+
+    /// ``check(featuresKey:)``, running `betweenSnapshots` after the rows were read and before the
+    /// unreadable files are looked at again (tests stand for a daemon's edit there).
+    func check(featuresKey: String?, betweenSnapshots: () async -> Void) async throws(StoreError) -> [String] {
+        let (rowProblems, unreadable) = try await databaseProblems(featuresKey: featuresKey)
+        await betweenSnapshots()
+        var problems = rowProblems
+        problems += try await stillUnreadable(unreadable).map { sha, problem in "photo \(sha): \(problem)" }
         do throws(StoreError) {
             let stored = try await read(featuresKey: nil)
             do throws(CatalogError) {
@@ -57,11 +66,35 @@ extension SQLiteCatalogStore {
         return problems
     }
 
-    private func databaseProblems(featuresKey: String?) async throws(StoreError) -> [String] {
+    /// Of the contents whose files could not be read in an earlier snapshot, those whose files still
+    /// cannot be read now, with the reason. A store opened for reading shares its files with a writer in
+    /// another process (a daemon), which may have deleted a photo, row and file, since that snapshot.
+    private func stillUnreadable(_ shas: [String]) async throws(StoreError) -> [(sha: String, problem: String)] {
+        guard !shas.isEmpty else { return [] }
+        let files = photoFiles
+        return try await read { db in
+            try shas.compactMap { sha -> (sha: String, problem: String)? in
+                guard let row = try Row.fetchOne(
+                    db, sql: "SELECT file, byte_count FROM photo_contents WHERE sha256 = ?", arguments: [sha])
+                else { return nil }
+                guard let file = row[0] as String? else { return (sha, "its row names no file (a damaged or forged row)") }
+                do throws(StoreError) {
+                    _ = try files.read(file, sha256: sha, byteCount: row[1])
+                    return nil
+                } catch {
+                    return (sha, error.description)
+                }
+            }
+        }
+    }
+
+    /// The problems of the rows, and the contents whose files cannot be read (see ``stillUnreadable(_:)``).
+    private func databaseProblems(featuresKey: String?) async throws(StoreError) -> (problems: [String], unreadable: [String]) {
         let files = photoFiles
         return try await read { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
                 .map { "integrity check: \($0)" }
+            var unreadable: [String] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT sha256, file, byte_count, features, features_key FROM photo_contents")
             while let row = try rows.next() {
                 let sha: String = row[0]
@@ -69,14 +102,10 @@ extension SQLiteCatalogStore {
                     problems.append("a photo's SHA-256 is not 64 hexadecimal digits (a damaged or forged row)")
                     continue
                 }
-                if let file = row[1] as String? {
-                    do throws(StoreError) {
-                        _ = try files.read(file, sha256: sha, byteCount: row[2])
-                    } catch {
-                        problems.append("photo \(sha): \(error.description)")
-                    }
+                if let file = row[1] as String?, (try? files.read(file, sha256: sha, byteCount: row[2])) != nil {
+                    // Sound.
                 } else {
-                    problems.append("photo \(sha): its row names no file (a damaged or forged row)")
+                    unreadable.append(sha)
                 }
                 guard let blob = row[3] as Data? else {
                     problems.append("photo \(sha): no features stored")
@@ -92,7 +121,7 @@ extension SQLiteCatalogStore {
             let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM places WHERE NOT EXISTS "
                 + "(SELECT 1 FROM photos WHERE photos.place_id = places.id)") ?? 0
             if orphans > 0 { problems.append("\(orphans) places have no photo") }
-            return problems
+            return (problems, unreadable)
         }
     }
 

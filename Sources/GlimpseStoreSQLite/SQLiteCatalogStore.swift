@@ -198,16 +198,27 @@ public final class SQLiteCatalogStore: CatalogStore {
     ///   ``StoreError/corrupt(path:reason:)`` when its file is missing or holds other bytes.
     public func photoBytes(sha256: String) async throws(StoreError) -> [UInt8] {
         let files = photoFiles
-        // Read on the database's queue, which edits also hold while they remove files: an edit cannot
-        // remove this file between the row and the read.
-        let bytes = try await read { db throws -> [UInt8]? in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT file, byte_count FROM photo_contents WHERE sha256 = ?", arguments: [sha256])
-            else { return nil }
-            guard let file = row[0] as String? else {
-                throw StoreError.corrupt(path: files.folder, reason: "a photo's row names no file")
+        // Read on the database's queue, which this process's edits also hold while they remove files: no
+        // edit of this process removes the file between the row and the read.
+        let bytes: [UInt8]?
+        do throws(StoreError) {
+            bytes = try await read { db throws -> [UInt8]? in
+                guard let row = try Row.fetchOne(
+                    db, sql: "SELECT file, byte_count FROM photo_contents WHERE sha256 = ?", arguments: [sha256])
+                else { return nil }
+                guard let file = row[0] as String? else {
+                    throw StoreError.corrupt(path: files.folder, reason: "a photo's row names no file")
+                }
+                return try files.read(file, sha256: sha256, byteCount: row[1])
             }
-            return try files.read(file, sha256: sha256, byteCount: row[1])
+        } catch {
+            // A store opened for reading shares its files with the writer in another process (a daemon),
+            // which may have deleted the photo, row and file, since the row was read: that is no damage.
+            if case .corrupt = error,
+               try await read({ db in try Int.fetchOne(db, sql: "SELECT 1 FROM photo_contents WHERE sha256 = ?", arguments: [sha256]) }) == nil {
+                throw .notFound(type: "photo", id: sha256)
+            }
+            throw error
         }
         guard let bytes else { throw .notFound(type: "photo", id: sha256) }
         return bytes

@@ -2,7 +2,7 @@ import Foundation
 import GlimpseCatalog
 import GlimpseFiles
 import GlimpseStore
-import GlimpseStoreSQLite
+@testable import GlimpseStoreSQLite
 import GlimpseTestSupport
 import GlimpseWire
 import GRDB
@@ -212,6 +212,27 @@ import Testing
         await store.close()
         _ = try SQLiteCatalogStore.open(path: path)
         #expect(FileManager.default.fileExists(atPath: outside))
+    }
+
+    @Test func aCheckBesideADaemonDoesNotCallAPhotoItDeletedLost() async throws {
+        let (folder, writer) = try await F.seededSQLite()
+        defer { withExtendedLifetime(folder) {} }
+        let a2 = F.photo("a2")
+        _ = try await writer.apply(.addPhoto(placeID: "a", photo: a2, precondition: .none))
+        let reader = try SQLiteCatalogStore.open(path: writer.path, mode: .read)
+        // The reader's rows still hold a2 while its file is gone, as when the daemon removes the photo
+        // between the check's snapshot and its reading the file; the daemon's removal then commits.
+        try FileManager.default.removeItem(atPath: writer.photoFolder + "/" + a2.sha256 + ".jpg")
+        let problems = try await reader.check(featuresKey: F.key) {
+            do { _ = try await writer.apply(.removePhoto(placeID: "a", sha256: a2.sha256, precondition: .none)) } catch {
+                Issue.record("the daemon's edit failed: \(error)")
+            }
+        }
+        #expect(problems.isEmpty)
+        // A file that is still missing once the photo is still stored is reported.
+        try FileManager.default.removeItem(atPath: writer.photoFolder + "/" + F.photo("b1").sha256 + ".jpg")
+        #expect(try await reader.check(featuresKey: F.key) { }.contains { $0.contains(F.photo("b1").sha256) && $0.contains("missing") })
+        await reader.close()
     }
 
     /// Turns the store at `path` into one as schema version 1 wrote it: the photos' bytes in the

@@ -83,6 +83,22 @@ struct PhotoFiles: Sendable {
         return bytes
     }
 
+    /// The bytes of the content `sha256` as its row in `photo_contents` names them, read with
+    /// ``read(_:sha256:byteCount:)``; `nil` when no row has this content.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:reason:)`` when the row names no file or the file is not the
+    ///   content's; ``StoreError/io(path:reason:)`` when it cannot be read; the database's error when the
+    ///   row cannot be read.
+    func read(sha256: String, in db: Database) throws -> [UInt8]? {
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT file, byte_count FROM photo_contents WHERE sha256 = ?", arguments: [sha256])
+        else { return nil }
+        guard let file = row[0] as String? else {
+            throw StoreError.corrupt(path: folder, reason: "a photo's row names no file (a damaged or forged row)")
+        }
+        return try read(file, sha256: sha256, byteCount: row[1])
+    }
+
     /// Removes the folder's files `files`, where they exist; a file that cannot be removed is left for
     /// ``sweep(keeping:)``.
     func remove(_ files: some Sequence<String>) {

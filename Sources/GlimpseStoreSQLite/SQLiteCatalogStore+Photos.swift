@@ -74,14 +74,10 @@ extension SQLiteCatalogStore {
         let files = photoFiles
         return try await read { db in
             try shas.compactMap { sha -> (sha: String, problem: String)? in
-                guard let row = try Row.fetchOne(
-                    db, sql: "SELECT file, byte_count FROM photo_contents WHERE sha256 = ?", arguments: [sha])
-                else { return nil }
-                guard let file = row[0] as String? else { return (sha, "its row names no file (a damaged or forged row)") }
-                do throws(StoreError) {
-                    _ = try files.read(file, sha256: sha, byteCount: row[1])
+                do {
+                    _ = try files.read(sha256: sha, in: db)
                     return nil
-                } catch {
+                } catch let error as StoreError {
                     return (sha, error.description)
                 }
             }

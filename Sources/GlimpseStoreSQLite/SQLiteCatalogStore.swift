@@ -202,15 +202,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         // edit of this process removes the file between the row and the read.
         let bytes: [UInt8]?
         do throws(StoreError) {
-            bytes = try await read { db throws -> [UInt8]? in
-                guard let row = try Row.fetchOne(
-                    db, sql: "SELECT file, byte_count FROM photo_contents WHERE sha256 = ?", arguments: [sha256])
-                else { return nil }
-                guard let file = row[0] as String? else {
-                    throw StoreError.corrupt(path: files.folder, reason: "a photo's row names no file")
-                }
-                return try files.read(file, sha256: sha256, byteCount: row[1])
-            }
+            bytes = try await read { db in try files.read(sha256: sha256, in: db) }
         } catch {
             // A store opened for reading shares its files with the writer in another process (a daemon),
             // which may have deleted the photo, row and file, since the row was read: that is no damage.

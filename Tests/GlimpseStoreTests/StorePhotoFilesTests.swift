@@ -141,11 +141,8 @@ import Testing
     }
 
     @Test func aVersionOneStoreMovesItsPhotosToFiles() async throws {
-        let (folder, store) = try await F.seededSQLite()
+        let (folder, path, photos) = try await Self.seededVersionOneStore()
         defer { withExtendedLifetime(folder) {} }
-        let path = store.path, photos = store.photoFolder
-        await store.close()
-        try await Self.downgradeToVersionOne(path: path, photos: photos)
         #expect(Self.files(in: photos).isEmpty)
         #expect(throws: StoreError.self) { try SQLiteCatalogStore.open(path: path, mode: .read) }
 
@@ -161,11 +158,8 @@ import Testing
     }
 
     @Test func aVersionOneStoreWithDamagedBytesIsRefusedAndLeftAsItWas() async throws {
-        let (folder, store) = try await F.seededSQLite()
+        let (folder, path, _) = try await Self.seededVersionOneStore()
         defer { withExtendedLifetime(folder) {} }
-        let path = store.path, photos = store.photoFolder
-        await store.close()
-        try await Self.downgradeToVersionOne(path: path, photos: photos)
         let queue = try DatabaseQueue(path: path)
         try await queue.write { db in
             try db.execute(sql: "UPDATE photo_contents SET bytes = X'00' WHERE sha256 = ?", arguments: [F.photo("b1").sha256])
@@ -233,6 +227,16 @@ import Testing
         try FileManager.default.removeItem(atPath: writer.photoFolder + "/" + F.photo("b1").sha256 + ".jpg")
         #expect(try await reader.check(featuresKey: F.key) { }.contains { $0.contains(F.photo("b1").sha256) && $0.contains("missing") })
         await reader.close()
+    }
+
+    /// A seeded SQLite store turned back into schema version 1, closed: its folder (kept alive by the
+    /// caller), database path and photo folder.
+    static func seededVersionOneStore() async throws -> (folder: TemporaryDirectory, path: String, photos: String) {
+        let (folder, store) = try await F.seededSQLite()
+        let path = store.path, photos = store.photoFolder
+        await store.close()
+        try await downgradeToVersionOne(path: path, photos: photos)
+        return (folder, path, photos)
     }
 
     /// Turns the store at `path` into one as schema version 1 wrote it: the photos' bytes in the

@@ -202,6 +202,16 @@ import Testing
             return
         }
         #expect(forgedReason.contains("not its content address"))
+        try await Self.withDatabase(store) { db in
+            try db.execute(sql: "UPDATE photo_contents SET file = NULL WHERE sha256 = ?", arguments: [b1.sha256])
+        }
+        let unnamed = await #expect(throws: StoreError.self) { _ = try await store.photoBytes(sha256: b1.sha256) }
+        guard case .corrupt(_, let unnamedReason) = unnamed else {
+            Issue.record("expected a damaged-store error, got \(String(describing: unnamed))")
+            return
+        }
+        #expect(unnamedReason.contains("names no file"))
+        #expect(try await store.check(featuresKey: F.key).contains { $0.contains(b1.sha256) && $0.contains("names no file") })
         let path = store.path
         await store.close()
         _ = try SQLiteCatalogStore.open(path: path)

@@ -1,4 +1,4 @@
-// Whole-file I/O: the only place in the package's file formats that calls the C library's file functions.
+// Whole-file I/O, and the one write loop of the package's file formats (`AtomicFile.writeAll`, which slot files share).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,19 +38,7 @@ public enum AtomicFile {
             if !closed { _ = close(fd) }
             if !renamed { _ = unlink(temporary) }
         }
-        let writeError: Int32 = bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = posixWrite(fd, raw.baseAddress.map { $0 + offset }, min(raw.count - offset, largestTransfer))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if written == 0 { return EIO }
-                offset += written
-            }
-            return 0
-        }
+        let writeError = bytes.withUnsafeBytes { writeAll(fd, $0, at: nil) }
         guard writeError == 0 else { throw FileError(path: path, operation: .write, code: writeError) }
         guard fsync(fd) == 0 else { throw FileError(path: path, operation: .fsync, code: errno) }
         closed = true
@@ -99,9 +87,24 @@ public enum AtomicFile {
     }
 }
 
-// The C library's write under a name of its own, beside `AtomicFile`'s reads.
-
-@inline(__always)
-private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(fd, buffer, count)
+extension AtomicFile {
+    /// Writes all of `raw` to the open file `fd`, at its current position or, with `offset`, at that
+    /// offset (`pwrite`), retrying short writes and interrupted calls.
+    ///
+    /// - Returns: 0, or the `errno` of the failure (`EIO` when the system writes nothing).
+    package static func writeAll(_ fd: Int32, _ raw: UnsafeRawBufferPointer, at offset: Int?) -> Int32 {
+        var done = 0
+        while done < raw.count {
+            let chunk = min(raw.count - done, largestTransfer)
+            let start = raw.baseAddress.map { $0 + done }
+            let written = if let offset { pwrite(fd, start, chunk, off_t(offset + done)) } else { write(fd, start, chunk) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            done += written
+        }
+        return 0
+    }
 }

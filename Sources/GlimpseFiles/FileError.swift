@@ -36,6 +36,16 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case checkKind
         /// Checking the file's size against the reader's limit.
         case checkSize
+        /// Opening a file that is updated in place (a slot file), creating it if asked.
+        case openForUpdate
+        /// Making room in a file updated in place (`fallocate`), so a full disk fails here, not later.
+        case allocate
+        /// Writing into a file updated in place, at an offset (`pwrite`).
+        case writeInPlace
+        /// Flushing a file updated in place to disk (`fdatasync`).
+        case flush
+        /// Mapping a file into memory (`mmap`).
+        case map
 
         /// The system call that failed: `open`, `fstat`, `read`, `write`, `fsync`, `close`, `rename`,
         /// `open directory` or `fsync directory`.
@@ -50,6 +60,11 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
             case .rename: "rename"
             case .openDirectory: "open directory"
             case .fsyncDirectory: "fsync directory"
+            case .openForUpdate: "open"
+            case .allocate: "fallocate"
+            case .writeInPlace: "pwrite"
+            case .flush: "fdatasync"
+            case .map: "mmap"
             }
         }
 
@@ -68,6 +83,11 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
             case .fsyncDirectory: "flushing the directory to disk"
             case .checkKind: "checking that it is a regular file"
             case .checkSize: "checking its size"
+            case .openForUpdate: "opening the file for writing"
+            case .allocate: "making room in the file"
+            case .writeInPlace: "writing into the file"
+            case .flush: "flushing the file to disk"
+            case .map: "mapping the file into memory"
             }
         }
 
@@ -75,6 +95,15 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         public var isRead: Bool {
             switch self {
             case .open, .stat, .read, .checkKind, .checkSize: true
+            default: false
+            }
+        }
+
+        /// Whether the step belongs to updating a file in place (as a slot file is), rather than
+        /// reading a file or replacing one whole.
+        public var isInPlace: Bool {
+            switch self {
+            case .openForUpdate, .allocate, .writeInPlace, .flush, .map: true
             default: false
             }
         }
@@ -148,6 +177,9 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         if operation.isRead {
             return "cannot read \(path): \(reason); \(readAdvice)"
         }
+        if operation.isInPlace {
+            return "cannot update \(path): \(reason); \(operation == .map ? mapAdvice : writeAdvice)"
+        }
         if isAfterRename {
             return "\(path) was replaced but \(reason); a crash now could lose the change, "
                 + "check the file system and save again"
@@ -164,6 +196,11 @@ public struct FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case EISDIR: return "give the path of a file, not of a directory"
         default: return "check that the file exists and is readable"
         }
+    }
+
+    private var mapAdvice: String {
+        code == ENOMEM ? "the process is out of address space or memory; free memory or raise its limits"
+            : "check that the file is on a local file system that allows mapping"
     }
 
     private var writeAdvice: String {

@@ -1,0 +1,390 @@
+// A file of fixed-size slots updated in place and read through a memory mapping. Its system calls
+// (`open`, `pread`, `posix_fallocate`, `fdatasync`) live at the end of
+// this file; its writes go through `AtomicFile.writeAll`.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A file of numbered, fixed-size slots, each holding one payload of at most ``payloadLimit`` bytes for
+/// one owner (a 64-bit key hash), written in place and read through a ``MappedFile``: the on-disk home of
+/// data too large for the heap, such as the compact keypoints and prints of a million reference photos.
+///
+/// **Layout.** A 4,096-byte header (magic `GLSLOTS1`, version, slot size, committed slot count, file id,
+/// store sequence, model id, identity tag, CRC-32), then slot *i* at `4096 + i × slotSize`. A slot starts
+/// with 16 bytes: the CRC-32 of the rest of the slot's used bytes, the payload's length (0 when the slot
+/// is free) and the owner; the payload follows.
+///
+/// **Trust.** Nothing is used before it is checked: at open the header's checksum, version, slot size
+/// and identity tag (settings, model, source: see ``open(path:slotSize:tag:mode:growthSlots:)``), and
+/// that the file holds every committed slot; at every read the slot's checksum and its owner. Every
+/// failure is a ``SlotFileError`` whose ``SlotFileError/isDamage`` says to rebuild the file.
+///
+/// **Writes and crashes.** Slots are written with `pwrite`, never through the mapping, and become durable
+/// at ``commit(count:storeSequence:modelID:)``, which flushes them and then the header. A build that
+/// writes slots in order and commits every batch resumes from ``committedCount`` after a crash. A torn
+/// header fails its checksum (rebuild); a torn slot fails its own. The file grows in steps of
+/// `growthSlots` slots, allocated before use so that a full disk fails the write that needs the room,
+/// never a later read; it never shrinks, so mappings held by readers stay valid.
+///
+/// **Concurrency.** One writer per file: opening for writing takes an exclusive `flock`, so a second
+/// writer, in any process, gets ``SlotFileError/busy(path:)``. Reads run concurrently with each other and
+/// with writes of other slots; each read uses the mapping current when it started.
+public final class SlotFile: Sendable {
+    /// How a file is opened.
+    public enum Mode: Sendable, Equatable {
+        /// Reads only; the file's size, and so ``capacity``, is fixed at open.
+        case read
+        /// Reads and writes, as the only writer.
+        case write
+    }
+
+    /// The bytes each slot spends on its own header (checksum, length, owner).
+    public static let slotHeaderSize = 16
+    /// The longest identity tag, in bytes of UTF-8.
+    public static let maxTagBytes = SlotFileHeader.maxTagBytes
+    /// The slots a file grows by when it needs room, unless its opener says otherwise.
+    public static let defaultGrowthSlots = 4096
+
+    /// The file's path.
+    public let path: String
+    /// The size of one slot in bytes, its header included.
+    public let slotSize: Int
+    /// The identity tag the file was made for.
+    public let tag: String
+    /// The file's random id, fixed when it was created: files derived from it record it, so a file
+    /// replaced by another of the same tag is told apart.
+    public let fileID: [UInt8]
+    /// How the file was opened.
+    public let mode: Mode
+    /// The largest payload a slot holds.
+    public var payloadLimit: Int { slotSize - Self.slotHeaderSize }
+
+    private let descriptor: Int32
+    private let growthSlots: Int
+    private let state: Mutex<State>
+
+    private struct State: Sendable {
+        var header: SlotFileHeader
+        var mapping: MappedFile
+    }
+
+    /// Creates an empty slot file at `path`, replacing any file there atomically (a reader that has the
+    /// old file mapped keeps reading the old one), and opens it for writing.
+    ///
+    /// - Parameters:
+    ///   - slotSize: the size of each slot, its 16-byte header included.
+    ///   - tag: what the contents were made from and with; ``open(path:slotSize:tag:mode:growthSlots:)``
+    ///     refuses a file whose tag differs.
+    ///   - growthSlots: how many slots the file grows by at a time.
+    /// - Throws: ``SlotFileError/tagTooLong(size:limit:)``, ``SlotFileError/busy(path:)`` or
+    ///   ``SlotFileError/io(_:)``.
+    public static func create(
+        path: String, slotSize: Int, tag: String, growthSlots: Int = defaultGrowthSlots
+    ) throws(SlotFileError) -> SlotFile {
+        precondition(slotSize > slotHeaderSize && slotSize <= Int(UInt32.max), "a slot must have room for a payload")
+        guard tag.utf8.count <= maxTagBytes else { throw .tagTooLong(size: tag.utf8.count, limit: maxTagBytes) }
+        do throws(FileError) {
+            try AtomicFile.replace(path, with: SlotFileHeader.fresh(slotSize: slotSize, tag: tag).encoded())
+        } catch {
+            throw .io(error)
+        }
+        return try open(path: path, slotSize: slotSize, tag: tag, mode: .write, growthSlots: growthSlots)
+    }
+
+    /// Opens the slot file at `path`, checking that it is whole and was made for `tag` with slots of
+    /// `slotSize` bytes.
+    ///
+    /// - Throws: a ``SlotFileError`` that ``SlotFileError/isDamage`` when the file is not a slot file, is
+    ///   of another version, damaged, truncated, or made for another slot size or tag;
+    ///   ``SlotFileError/busy(path:)`` when another process has it open for writing and `mode` is
+    ///   ``Mode/write``; ``SlotFileError/io(_:)`` when the system refuses.
+    public static func open(
+        path: String, slotSize: Int, tag: String, mode: Mode, growthSlots: Int = defaultGrowthSlots
+    ) throws(SlotFileError) -> SlotFile {
+        precondition(growthSlots > 0, "a file grows by at least one slot")
+        let fd = try openDescriptor(path, writable: mode == .write)
+        var keep = false
+        defer { if !keep { closeDescriptor(fd) } }
+        if mode == .write {
+            let code = FileLock.lockExclusively(fd)
+            if code == EWOULDBLOCK { throw .busy(path: path) }
+            if code != 0 { throw .io(FileError(path: path, operation: .openForUpdate, code: code)) }
+        }
+        let size = try fileSize(fd, path: path)
+        let head = try readHeaderBytes(fd, path: path, size: size)
+        guard head.count == SlotFileHeader.size else {
+            if !head.isEmpty, head.starts(with: SlotFileHeader.magic) || SlotFileHeader.magic.starts(with: head) {
+                throw .truncated(path: path, size: size, expected: SlotFileHeader.size)
+            }
+            throw .notASlotFile(path: path)
+        }
+        let header = try SlotFileHeader(decoding: head, path: path)
+        guard header.slotSize == slotSize else {
+            throw .slotSizeMismatch(path: path, expected: slotSize, found: header.slotSize)
+        }
+        guard header.tag == tag else { throw .identityMismatch(path: path, expected: tag, found: header.tag) }
+        let (needed, overflow) = header.committedCount.multipliedReportingOverflow(by: slotSize)
+        guard !overflow, needed <= size - SlotFileHeader.size else {
+            throw .truncated(path: path, size: size, expected: overflow ? Int.max : SlotFileHeader.size + needed)
+        }
+        let capacity = (size - SlotFileHeader.size) / slotSize
+        let mapping: MappedFile
+        do throws(FileError) {
+            mapping = try MappedFile(descriptor: fd, count: SlotFileHeader.size + capacity * slotSize, path: path)
+        } catch {
+            throw .io(error)
+        }
+        keep = true
+        return SlotFile(path: path, header: header, mode: mode, descriptor: fd, growthSlots: growthSlots, mapping: mapping)
+    }
+
+    private init(path: String, header: SlotFileHeader, mode: Mode, descriptor: Int32, growthSlots: Int, mapping: MappedFile) {
+        self.path = path
+        slotSize = header.slotSize
+        tag = header.tag
+        fileID = header.fileID
+        self.mode = mode
+        self.descriptor = descriptor
+        self.growthSlots = growthSlots
+        state = Mutex(State(header: header, mapping: mapping))
+    }
+
+    deinit {
+        closeDescriptor(descriptor)
+    }
+
+    // MARK: - The header's fields
+
+    /// How many slots the file has room for now (a reader's count is fixed at open).
+    public var capacity: Int { capacity(of: state.withLock { $0.mapping }) }
+
+    /// How many slots, from the first, were written and flushed by the last
+    /// ``commit(count:storeSequence:modelID:)``: where an interrupted build resumes.
+    public var committedCount: Int { state.withLock { $0.header.committedCount } }
+
+    /// The sequence number of the catalog store the committed slots reflect (−1 when none was recorded).
+    public var storeSequence: Int64 { state.withLock { $0.header.storeSequence } }
+
+    /// The id of the model the slots' contents refer to (0 when none was recorded).
+    public var modelID: UInt64 { state.withLock { $0.header.modelID } }
+
+    private func capacity(of mapping: MappedFile) -> Int {
+        (mapping.count - SlotFileHeader.size) / slotSize
+    }
+
+    // MARK: - Writing
+
+    /// Writes `payload` into slot `slot` for `owner`, growing the file when the slot lies beyond it. The
+    /// slot is durable after the next ``commit(count:storeSequence:modelID:)``.
+    ///
+    /// - Throws: ``SlotFileError/readOnly(path:)``; ``SlotFileError/payloadSize(path:size:limit:)`` for an
+    ///   empty payload or one over ``payloadLimit``; ``SlotFileError/io(_:)`` when the file cannot grow
+    ///   (a full disk) or be written.
+    public func write(slot: Int, owner: UInt64, payload: UnsafeRawBufferPointer) throws(SlotFileError) {
+        guard mode == .write else { throw .readOnly(path: path) }
+        guard (1...payloadLimit).contains(payload.count) else {
+            throw .payloadSize(path: path, size: payload.count, limit: payloadLimit)
+        }
+        precondition(slot >= 0, "slots are numbered from 0")
+        try makeRoom(forSlot: slot)
+        var head = ByteWriter(capacity: Self.slotHeaderSize + payload.count)
+        head.append(UInt32(0))
+        head.append(UInt32(payload.count))
+        head.append(owner)
+        head.append(raw: payload)
+        var bytes = head.bytes
+        let crc = CRC32.checksum(bytes[4...])
+        withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(0..<4, with: $0) }
+        try writeAll(bytes, at: offset(ofSlot: slot))
+    }
+
+    /// Writes `payload` into slot `slot` for `owner` (see ``write(slot:owner:payload:)-(_,_,UnsafeRawBufferPointer)``).
+    public func write(slot: Int, owner: UInt64, payload: [UInt8]) throws(SlotFileError) {
+        try withBytes(of: payload) { raw throws(SlotFileError) in try write(slot: slot, owner: owner, payload: raw) }
+    }
+
+    /// Marks slot `slot` free (no owner, no payload); durable after the next commit.
+    ///
+    /// - Throws: ``SlotFileError/readOnly(path:)``, ``SlotFileError/slotOutOfRange(path:slot:count:)`` or
+    ///   ``SlotFileError/io(_:)``.
+    public func free(slot: Int) throws(SlotFileError) {
+        guard mode == .write else { throw .readOnly(path: path) }
+        let count = capacity
+        guard slot >= 0, slot < count else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
+        try writeAll([UInt8](repeating: 0, count: Self.slotHeaderSize), at: offset(ofSlot: slot))
+    }
+
+    /// Flushes every slot written so far to disk, then records in the header that the first `count`
+    /// slots are written, with the store sequence and model id they reflect, and flushes the header.
+    ///
+    /// - Throws: ``SlotFileError/readOnly(path:)`` or ``SlotFileError/io(_:)``.
+    public func commit(count: Int, storeSequence: Int64, modelID: UInt64) throws(SlotFileError) {
+        guard mode == .write else { throw .readOnly(path: path) }
+        precondition(count >= 0 && count <= capacity, "only slots the file has room for can be committed")
+        try flush()
+        let header = state.withLock { state -> SlotFileHeader in
+            state.header.committedCount = count
+            state.header.storeSequence = storeSequence
+            state.header.modelID = modelID
+            return state.header
+        }
+        try writeAll(header.encoded(), at: 0)
+        try flush()
+    }
+
+    private func makeRoom(forSlot slot: Int) throws(SlotFileError) {
+        let result: Result<Void, SlotFileError> = state.withLock { state in
+            guard slot >= capacity(of: state.mapping) else { return .success(()) }
+            let slots = (slot / growthSlots + 1) * growthSlots
+            let size = SlotFileHeader.size + slots * slotSize
+            let code = allocate(descriptor, size: size)
+            guard code == 0 else { return .failure(.io(FileError(path: path, operation: .allocate, code: code))) }
+            do throws(FileError) {
+                state.mapping = try MappedFile(descriptor: descriptor, count: size, path: path)
+                return .success(())
+            } catch {
+                return .failure(.io(error))
+            }
+        }
+        try result.get()
+    }
+
+    private func offset(ofSlot slot: Int) -> Int { SlotFileHeader.size + slot * slotSize }
+
+    private func writeAll(_ bytes: [UInt8], at offset: Int) throws(SlotFileError) {
+        let code = bytes.withUnsafeBytes { AtomicFile.writeAll(descriptor, $0, at: offset) }
+        guard code == 0 else { throw .io(FileError(path: path, operation: .writeInPlace, code: code)) }
+    }
+
+    private func flush() throws(SlotFileError) {
+        let code = flushData(descriptor)
+        guard code == 0 else { throw .io(FileError(path: path, operation: .flush, code: code)) }
+    }
+
+    // MARK: - Reading
+
+    /// Replaces the contents of `payload` with slot `slot`'s payload, after checking the slot's checksum
+    /// and that it belongs to `owner`. Reusing one array across calls allocates nothing once it is large
+    /// enough.
+    ///
+    /// - Throws: ``SlotFileError/slotOutOfRange(path:slot:count:)``, ``SlotFileError/ownerMismatch(path:slot:expected:found:)``
+    ///   (also for a free slot) or ``SlotFileError/slotChecksum(path:slot:)``.
+    public func read(slot: Int, owner: UInt64, into payload: inout [UInt8]) throws(SlotFileError) {
+        try withPayload(slot: slot, owner: owner) { bytes in
+            payload.removeAll(keepingCapacity: true)
+            payload.append(contentsOf: bytes)
+        }
+    }
+
+    /// Runs `body` over slot `slot`'s payload in place, after checking the slot's checksum and that it
+    /// belongs to `owner`. The pointer must not escape `body`, and the bytes may change under it if the
+    /// writer rewrites this slot meanwhile: copy what must stay consistent.
+    ///
+    /// - Throws: as ``read(slot:owner:into:)``.
+    public func withPayload<Result>(
+        slot: Int, owner: UInt64, _ body: (UnsafeRawBufferPointer) -> Result
+    ) throws(SlotFileError) -> Result {
+        let mapping = state.withLock { $0.mapping }
+        let count = capacity(of: mapping)
+        guard slot >= 0, slot < count else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
+        let outcome = try mapping.withBytes(offset: offset(ofSlot: slot), count: slotSize) { raw throws(SlotFileError) in
+            let stored = raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian
+            let length = Int(raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+            let found = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
+            guard length > 0 else { throw .ownerMismatch(path: path, slot: slot, expected: owner, found: 0) }
+            guard found == owner else { throw .ownerMismatch(path: path, slot: slot, expected: owner, found: found) }
+            guard length <= payloadLimit,
+                  CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: raw[4..<(Self.slotHeaderSize + length)])) == stored
+            else { throw .slotChecksum(path: path, slot: slot) }
+            return body(UnsafeRawBufferPointer(rebasing: raw[Self.slotHeaderSize..<(Self.slotHeaderSize + length)]))
+        }
+        guard let outcome else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
+        return outcome
+    }
+
+    /// The owner of slot `slot` as its header says, unchecked (0 when the slot is free): for finding the
+    /// free slots of a file, or the owners an index must be rebuilt from.
+    ///
+    /// - Throws: ``SlotFileError/slotOutOfRange(path:slot:count:)``.
+    public func owner(ofSlot slot: Int) throws(SlotFileError) -> UInt64 {
+        let mapping = state.withLock { $0.mapping }
+        let count = capacity(of: mapping)
+        guard slot >= 0, slot < count,
+              let owner = mapping.withBytes(offset: offset(ofSlot: slot), count: Self.slotHeaderSize, { raw in
+                  raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self) == 0
+                      ? 0 : raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
+              })
+        else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
+        return owner
+    }
+
+    /// Lets the system take the file's pages out of this process's resident memory (they stay in the
+    /// page cache; see ``MappedFile/dropResident()``).
+    public func dropResident() {
+        state.withLock { $0.mapping }.dropResident()
+    }
+}
+
+// MARK: - System calls
+
+/// Opens `path` for reading, or for reading and writing, refusing anything but a regular file.
+private func openDescriptor(_ path: String, writable: Bool) throws(SlotFileError) -> Int32 {
+    let fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK)
+    guard fd >= 0 else {
+        throw .io(FileError(path: path, operation: writable ? .openForUpdate : .open, code: errno))
+    }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+        let code = errno
+        closeDescriptor(fd)
+        throw .io(FileError(path: path, operation: .stat, code: code))
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+        closeDescriptor(fd)
+        throw .notASlotFile(path: path)
+    }
+    return fd
+}
+
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+}
+
+private func fileSize(_ fd: Int32, path: String) throws(SlotFileError) -> Int {
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { throw .io(FileError(path: path, operation: .stat, code: errno)) }
+    return Int(status.st_size)
+}
+
+/// The file's first bytes, up to a header's worth (fewer when the file is shorter).
+private func readHeaderBytes(_ fd: Int32, path: String, size: Int) throws(SlotFileError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: min(size, SlotFileHeader.size))
+    var done = 0
+    while done < bytes.count {
+        let got = bytes.withUnsafeMutableBytes { raw in
+            pread(fd, raw.baseAddress.map { $0 + done }, raw.count - done, off_t(done))
+        }
+        if got < 0 {
+            if errno == EINTR { continue }
+            throw .io(FileError(path: path, operation: .read, code: errno))
+        }
+        if got == 0 { break }
+        done += got
+    }
+    return Array(bytes[..<done])
+}
+
+/// Makes the file at least `size` bytes long with its blocks allocated; returns 0 or an error number.
+private func allocate(_ fd: Int32, size: Int) -> Int32 {
+    posix_fallocate(fd, 0, off_t(size))
+}
+
+/// Flushes the file's data (and the metadata needed to read it) to disk; returns 0 or `errno`.
+private func flushData(_ fd: Int32) -> Int32 {
+    var status: Int32
+    repeat { status = fdatasync(fd) } while status != 0 && errno == EINTR
+    return status == 0 ? 0 : errno
+}

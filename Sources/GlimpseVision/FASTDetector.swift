@@ -14,6 +14,11 @@ enum FASTDetector {
     /// their given order: a stable sort by descending response cut to `count`, done as one sort of
     /// 64-bit keys (response, then position in `corners`) instead of a stable sort with a comparator.
     static func strongest(_ corners: [Corner], count: Int) -> [Corner] {
+        strongestIndices(corners, count: count).map { corners[$0] }
+    }
+
+    /// The positions in `corners` of ``strongest(_:count:)``'s corners, in its order.
+    static func strongestIndices(_ corners: [Corner], count: Int) -> [Int] {
         var keys: [UInt64] = []
         keys.reserveCapacity(corners.count)
         for (i, c) in corners.enumerated() {
@@ -23,7 +28,7 @@ enum FASTDetector {
             keys.append(UInt64(ordered) << 32 | UInt64(UInt32.max - UInt32(truncatingIfNeeded: i)))
         }
         keys.sort(by: >)
-        return keys.prefix(max(0, count)).map { corners[Int(UInt32.max - UInt32(truncatingIfNeeded: $0))] }
+        return keys.prefix(max(0, count)).map { Int(UInt32.max - UInt32(truncatingIfNeeded: $0)) }
     }
 
     /// `count` of `corners` spread over a `cells × cells` grid of a `width × height` level: in order of
@@ -34,14 +39,20 @@ enum FASTDetector {
     /// A reference photo ranked by strength alone spends its budget where the texture is densest; a
     /// camera picture that shows a small, plainer part of the scene then finds few of its keypoints.
     static func spread(_ corners: [Corner], count: Int, width: Int, height: Int, cells: Int) -> [Corner] {
+        spreadIndices(corners, count: count, width: width, height: height, cells: cells).map { corners[$0] }
+    }
+
+    /// The positions in `corners` of ``spread(_:count:width:height:cells:)``'s corners, in its order.
+    static func spreadIndices(_ corners: [Corner], count: Int, width: Int, height: Int, cells: Int) -> [Int] {
         let count = max(0, count)
-        guard cells > 1, corners.count > count, width > 0, height > 0 else { return strongest(corners, count: count) }
-        let ranked = strongest(corners, count: corners.count)
+        guard cells > 1, corners.count > count, width > 0, height > 0 else { return strongestIndices(corners, count: count) }
+        let ranked = strongestIndices(corners, count: corners.count)
         let cap = max(1, Int((2 * Double(count) / Double(cells * cells)).rounded(.up)))
         var filled = [Int](repeating: 0, count: cells * cells)
         var taken = [Bool](repeating: false, count: ranked.count)
         var chosen = 0
-        for (i, c) in ranked.enumerated() where chosen < count {
+        for (i, index) in ranked.enumerated() where chosen < count {
+            let c = corners[index]
             let cx = min(cells - 1, max(0, Int(c.x)) * cells / width)
             let cy = min(cells - 1, max(0, Int(c.y)) * cells / height)
             if filled[cy * cells + cx] < cap {
@@ -54,9 +65,9 @@ enum FASTDetector {
             taken[i] = true
             chosen += 1
         }
-        var out: [Corner] = []
+        var out: [Int] = []
         out.reserveCapacity(count)
-        for (i, c) in ranked.enumerated() where taken[i] { out.append(c) }
+        for (i, index) in ranked.enumerated() where taken[i] { out.append(index) }
         return out
     }
 

@@ -35,6 +35,13 @@ struct ReferenceSegment: Sendable {
         references: [SegmentReference], printDimension: Int, configuration: VisionConfiguration,
         keyedLike base: LSHIndex? = nil
     ) {
+        let references = configuration.referenceKeypointLimit.map { limit in
+            references.map { reference in
+                SegmentReference(
+                    group: reference.group, key: reference.key,
+                    features: CompactFeatures.reduced(reference.features, to: limit, cells: configuration.referenceKeypointGrid))
+            }
+        } ?? references
         var prints: [Float] = []
         var printOwners: [Int32] = []
         if printDimension > 0 {

@@ -19,6 +19,11 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// strongest of the rest fill the budget (1 keeps the strongest alone, as queries do). A camera
     /// picture showing a small or plain part of the scene then still finds reference keypoints there.
     public var referenceKeypointGrid: Int
+    /// When set, each reference keeps at most this many of its keypoints, chosen by
+    /// ``CompactFeatures/reduced(_:to:cells:)`` from those extracted (``maxKeypoints``); queries keep
+    /// theirs. `nil`, the default, keeps them all. Not an extraction setting: stored features serve any
+    /// limit.
+    public var referenceKeypointLimit: Int? = nil
     /// The number of pyramid levels, level 0 being the resampled image.
     public var pyramidLevels: Int
     /// The scale step between consecutive pyramid levels (greater than 1).
@@ -170,6 +175,10 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         try check(maxKeypoints >= 8 && maxKeypoints <= 20_000, "maxKeypoints must be in 8...20000, got \(maxKeypoints)")
         try check(referenceKeypointGrid >= 1 && referenceKeypointGrid <= 64,
                   "referenceKeypointGrid must be in 1...64, got \(referenceKeypointGrid)")
+        if let referenceKeypointLimit {
+            try check(referenceKeypointLimit >= 8 && referenceKeypointLimit <= maxKeypoints,
+                      "referenceKeypointLimit must be in 8...maxKeypoints (\(maxKeypoints)), got \(referenceKeypointLimit)")
+        }
         try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
         try check(pyramidScale > 1.01 && pyramidScale <= 2, "pyramidScale must be in (1.01, 2], got \(pyramidScale)")
         try check(fastThreshold >= 1 && fastThreshold <= 254, "fastThreshold must be in 1...254, got \(fastThreshold)")

@@ -88,6 +88,11 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var referenceKeypointGrid: Int?
 
+    @Option(name: .customLong("reference-keypoints"), help: ArgumentHelp(
+        "Keep at most this many keypoints per reference photo, chosen from those extracted (queries keep theirs).",
+        visibility: .hidden))
+    var referenceKeypoints: Int?
+
     @Option(name: .customLong("dump-candidates"), help: ArgumentHelp(
         "Write one JSON line per query with every candidate's score, print similarity and confidence (for calibration).",
         visibility: .hidden))
@@ -108,6 +113,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let decisiveScore { vision.decisiveScore = decisiveScore }
         if let printShortlist { vision.printShortlistSize = printShortlist }
         if let referenceKeypointGrid { vision.referenceKeypointGrid = referenceKeypointGrid }
+        if let referenceKeypoints { vision.referenceKeypointLimit = referenceKeypoints }
         if let decision {
             let parts = decision.split(separator: ",").compactMap { Double($0) }
             guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }

@@ -1,0 +1,70 @@
+/// The compact form of a reference photo's features, for catalogs too large to keep every reference's
+/// full keypoint set: fewer keypoints, chosen the way extraction chose them.
+public enum CompactFeatures {
+    /// `features` with at most `limit` keypoints, as if extraction had been given that budget: each
+    /// pyramid level keeps a share of `limit` in proportion to how many keypoints it has (largest
+    /// remainders round), chosen by the grid spread extraction uses (`FASTDetector.spread`) over a
+    /// `cells × cells` grid of the level, strongest first, as extraction spreads a reference's keypoints.
+    /// Levels stay in their order, and the feature prints are kept. Features with no more than `limit`
+    /// keypoints come back as they are.
+    ///
+    /// No extraction runs: the stored features of a photo are enough, so a large catalog reduces what
+    /// it already holds.
+    public static func reduced(_ features: ImageFeatures, to limit: Int, cells: Int) -> ImageFeatures {
+        let limit = max(0, limit)
+        guard features.count > limit else { return features }
+        // Keypoints grouped by level, in order of first appearance (extraction writes levels in order).
+        var levelOrder: [Int32] = []
+        var members: [Int32: [Int]] = [:]
+        for (i, keypoint) in features.keypoints.enumerated() {
+            if members[keypoint.level] == nil { levelOrder.append(keypoint.level) }
+            members[keypoint.level, default: []].append(i)
+        }
+        let counts = levelOrder.map { members[$0]?.count ?? 0 }
+        let budgets = shares(of: limit, over: counts)
+        var keypoints: [Keypoint] = []
+        var words: [UInt64] = []
+        keypoints.reserveCapacity(limit)
+        words.reserveCapacity(limit * ImageFeatures.wordsPerDescriptor)
+        for (level, budget) in zip(levelOrder, budgets) where budget > 0 {
+            let indices = members[level] ?? []
+            let scale = max(features.keypoints[indices[0]].scale, .leastNonzeroMagnitude)
+            let width = max(1, Int((Float(features.width) / scale).rounded()))
+            let height = max(1, Int((Float(features.height) / scale).rounded()))
+            let corners = indices.map { i in
+                let k = features.keypoints[i]
+                return FASTDetector.Corner(
+                    x: Int32(clamping: Int((k.x / scale).rounded(.down))),
+                    y: Int32(clamping: Int((k.y / scale).rounded(.down))), response: k.response)
+            }
+            for chosen in FASTDetector.spreadIndices(corners, count: budget, width: width, height: height, cells: cells) {
+                let i = indices[chosen]
+                keypoints.append(features.keypoints[i])
+                let w = i * ImageFeatures.wordsPerDescriptor
+                words.append(contentsOf: features.descriptorWords[w..<(w + ImageFeatures.wordsPerDescriptor)])
+            }
+        }
+        return ImageFeatures(
+            width: features.width, height: features.height, keypoints: keypoints, descriptorWords: words,
+            featurePrints: features.featurePrints)
+    }
+
+    /// `total` split over parts in proportion to `weights`, each part at most its weight, rounded by
+    /// largest remainders (earlier parts first on ties), summing to `min(total, sum of weights)`.
+    static func shares(of total: Int, over weights: [Int]) -> [Int] {
+        let sum = weights.reduce(0, +)
+        guard sum > total else { return weights }
+        guard total > 0 else { return weights.map { _ in 0 } }
+        var parts = weights.map { $0 * total / sum }
+        var left = total - parts.reduce(0, +)
+        let byRemainder = weights.indices.sorted { a, b in
+            let ra = weights[a] * total % sum, rb = weights[b] * total % sum
+            return ra != rb ? ra > rb : a < b
+        }
+        for i in byRemainder where left > 0 && parts[i] < weights[i] {
+            parts[i] += 1
+            left -= 1
+        }
+        return parts
+    }
+}

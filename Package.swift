@@ -93,7 +93,7 @@ let package = Package(
         .target(name: "GlimpseBasics"),
         .target(name: "GlimpseImage", dependencies: ["CGlimpseCodecs", "GlimpseFiles"]),
         .target(name: "GlimpseFiles"),
-        .target(name: "GlimpseIndex", dependencies: ["GlimpseBasics", "GlimpseFiles"]),
+        .target(name: "GlimpseIndex", dependencies: ["GlimpseBasics", "GlimpseFiles", "CGlimpseVisionKernels"]),
         .target(name: "CGlimpseVisionKernels"),
         .target(
             name: "GlimpseVision",

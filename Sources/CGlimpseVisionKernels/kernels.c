@@ -55,6 +55,15 @@
     ATTR static void many_##SUFFIX(const uint64_t *q, const uint64_t *refs, size_t count,             \
                                    uint16_t *out) {                                                    \
         for (size_t i = 0; i < count; i++) out[i] = (uint16_t)DIST4(q, refs + 4 * i);                  \
+    }                                                                                                  \
+    ATTR static void codes_##SUFFIX(const uint64_t *q, const uint64_t *codes, size_t words,           \
+                                    size_t count, uint16_t *out) {                                     \
+        for (size_t i = 0; i < count; i++) {                                                           \
+            const uint64_t *c = codes + words * i;                                                     \
+            uint32_t d = 0;                                                                            \
+            for (size_t w = 0; w < words; w++) d += (uint32_t)__builtin_popcountll(q[w] ^ c[w]);       \
+            out[i] = (uint16_t)d;                                                                      \
+        }                                                                                              \
     }
 
 DEFINE_KERNELS(generic, )
@@ -228,6 +237,10 @@ void glimpse_hamming_best2_indexed(const uint64_t *query, const uint64_t *refs, 
 
 void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t count, uint16_t *out) {
     DISPATCH(many, query, refs, count, out);
+}
+
+void glimpse_hamming_codes(const uint64_t *query, const uint64_t *codes, size_t words, size_t count, uint16_t *out) {
+    DISPATCH(codes, query, codes, words, count, out);
 }
 
 int glimpse_hamming_uses_hardware_popcount(void) {

@@ -54,6 +54,10 @@ void glimpse_lsh_nearest(const uint64_t *queries, size_t query_count, const uint
 /// Writes the distance from `query` to each of `count` contiguous descriptors at `refs` into `out`.
 void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t count, uint16_t *out);
 
+/// Writes the Hamming distance from the `words`-word code `query` to each of `count` contiguous codes of
+/// `words` words at `codes` into `out` (`words` at most 1,023, so that a distance fits 16 bits).
+void glimpse_hamming_codes(const uint64_t *query, const uint64_t *codes, size_t words, size_t count, uint16_t *out);
+
 /// FAST-9 corners of the `width × height` 8-bit image at `image` (rows packed), at least `border` (≥ 3)
 /// pixels from every edge, for intensity threshold `threshold` (≥ 1): writes each corner's score + 1
 /// (the sum over the ring of how far its pixels lie beyond the threshold, for the kind, brighter or darker,

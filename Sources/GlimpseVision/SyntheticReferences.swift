@@ -1,6 +1,10 @@
 import GlimpseBasics
 
 /// Extra, made-up references for measuring how query time grows with the size of the index.
+///
+/// They carry no feature prints, so the print stage never sees them. ``Distractors`` makes references
+/// with prints and keypoints from real photos, for measuring a print-first search at scale; it takes
+/// over from these once the matcher searches prints through an index rather than by a scan of them all.
 public enum SyntheticReferences {
     /// `count` references whose descriptors are descriptors of randomly chosen real references
     /// with about one bit in eight flipped (≈ 32 of 256 bits, the distance of a typical true

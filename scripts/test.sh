@@ -7,7 +7,7 @@
 # (scripts/lib/postgres.sh; PostgreSQL is installed when missing) and removed on exit. Before the suite,
 # scripts/example.sh builds the App Intents example in Examples/Landmarks and runs it on one photo, and
 # scripts/docc.sh builds the DocC documentation and fails on any warning ($DOCC_TIMEOUT_SECONDS, default
-# 900, bounds it; DOCC=0 leaves it out).
+# 1800, bounds it; DOCC=0 leaves it out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/common.sh

@@ -3,6 +3,7 @@ import Foundation
 import GlimpseCatalog
 import GlimpseEngine
 import GlimpseEvaluation
+import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseIntents
 import GlimpseLabels
@@ -93,6 +94,11 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var referenceKeypoints: Int?
 
+    @Flag(name: .customLong("check-distractors"), help: ArgumentHelp(
+        "Instead of evaluating, check that distractors made from the catalog lie as close to the manifest's photos (of no catalog place) as the catalog's photos do.",
+        visibility: .hidden))
+    var checkDistractors = false
+
     @Option(name: .customLong("dump-candidates"), help: ArgumentHelp(
         "Write one JSON line per query with every candidate's score, print similarity and confidence (for calibration).",
         visibility: .hidden))
@@ -147,6 +153,10 @@ struct EvalCommand: AsyncParsableCommand {
             }
         } catch {
             throw IntentsCommandError(error.description)
+        }
+        if checkDistractors {
+            try await runDistractorCheck(loaded, places: places, vision: vision, entries: entries)
+            return
         }
         let generation = loaded.current
         guard let matcher = generation.matcher else { throw IntentsCommandError("the engine built no matcher") }
@@ -217,6 +227,40 @@ struct EvalCommand: AsyncParsableCommand {
             print(EvalOutput.text(summary, context, manifest: queries))
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+extension EvalCommand {
+    /// `--check-distractors`: the catalog's features (from the feature cache), the prints of the
+    /// manifest's photos, and ``DistractorCheck``.
+    func runDistractorCheck(_ loaded: Engine, places: [PlaceEntity], vision: VisionConfiguration, entries: [ManifestEntry]) async throws {
+        guard let printer = loaded.featurePrinter else {
+            throw IntentsCommandError("--check-distractors needs the feature-print model (Models/featureprint.glimpsemodel)")
+        }
+        let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
+        let references: [ImageFeatures]
+        do {
+            references = try ReferenceLoader.load(
+                photos: photos, configuration: vision, cachePath: engine.featureCache.prepare(catalogDirectory: engine.catalog),
+                cacheIsOptional: true, threads: max(1, ProcessInfo.processInfo.activeProcessorCount), printer: printer
+            ).references.map(\.features)
+        } catch {
+            throw IntentsCommandError(error.description)
+        }
+        var probes: [FeaturePrint] = []
+        for entry in entries where entry.placeID == nil {
+            let buffer = try ImageDecoder.decode(contentsOfFile: entry.path, options: loaded.decodingOptions).pixelBuffer
+            probes.append(try printer.featurePrint(of: buffer))
+        }
+        guard !probes.isEmpty else { throw IntentsCommandError("the manifest lists no photo of no catalog place (place_id null)") }
+        let check = try DistractorCheck.run(references: references, probes: probes, seed: 0x4449_5354)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(check), as: UTF8.self))
+        } else {
+            print(check.text)
+        }
     }
 }
 

@@ -1,0 +1,86 @@
+import Foundation
+import GlimpseBasics
+import GlimpseFeaturePrint
+import GlimpseVision
+
+/// Whether distractors (``Distractors``) sit as close to real pictures as real photos of other places do
+/// (`glimpse eval --check-distractors`): for each probe — a real photo of no catalog place — its best
+/// print similarity to the catalog's photos, against its best similarity to each of `samples` sets of as
+/// many distractors, made from the catalog's photos. Realistic distractors give the two distributions
+/// the same shape; distractors that are too easy lie lower, too hard higher.
+struct DistractorCheck: Encodable {
+    /// Three quantiles of a distribution of best similarities.
+    struct Quantiles: Encodable {
+        var p10: Double
+        var p50: Double
+        var p90: Double
+
+        init(_ values: [Float]) {
+            let sorted = values.map(Double.init).sorted()
+            p10 = LatencySummary.percentile(sorted, 0.1)
+            p50 = LatencySummary.percentile(sorted, 0.5)
+            p90 = LatencySummary.percentile(sorted, 0.9)
+        }
+
+        /// The largest gap between matching quantiles.
+        func gap(to other: Quantiles) -> Double {
+            max(abs(p10 - other.p10), abs(p50 - other.p50), abs(p90 - other.p90))
+        }
+    }
+
+    /// The pass line: quantiles within this much of each other…
+    static let quantileTolerance = 0.03
+    /// …and a Kolmogorov–Smirnov statistic at most this.
+    static let largestKS = 0.15
+
+    var probes: Int
+    var catalogPhotos: Int
+    var samples: Int
+    var seed: UInt64
+    var catalog: Quantiles
+    var distractors: Quantiles
+    var quantileGap: Double
+    var kolmogorovSmirnov: Double
+    var passes: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case probes, samples, seed, catalog, distractors, passes
+        case catalogPhotos = "catalog_photos"
+        case quantileGap = "quantile_gap"
+        case kolmogorovSmirnov = "kolmogorov_smirnov"
+    }
+
+    /// Runs the check of `probes` against `references` (the catalog's features, with prints) and
+    /// `samples` sets of distractors made from them with `seed`.
+    static func run(references: [ImageFeatures], probes: [FeaturePrint], seed: UInt64, samples: Int = 10) throws -> DistractorCheck {
+        let distractors = try Distractors(pool: references, seed: seed)
+        let size = references.count
+        let toCatalog = Distractors.bestSimilarities(of: probes, to: references)
+        var toDistractors: [Float] = []
+        for sample in 0..<samples {
+            let set = distractors.make((sample * size)..<((sample + 1) * size)).map(\.features)
+            toDistractors += Distractors.bestSimilarities(of: probes, to: set)
+        }
+        let catalog = Quantiles(toCatalog), made = Quantiles(toDistractors)
+        let gap = catalog.gap(to: made)
+        let ks = Distractors.kolmogorovSmirnov(toCatalog, toDistractors)
+        return DistractorCheck(
+            probes: probes.count, catalogPhotos: size, samples: samples, seed: seed, catalog: catalog, distractors: made,
+            quantileGap: gap, kolmogorovSmirnov: ks, passes: gap <= quantileTolerance && ks <= largestKS)
+    }
+
+    /// The check as lines of text.
+    var text: String {
+        func row(_ name: String, _ q: Quantiles) -> String {
+            name + String(format: "  p10 %.3f  p50 %.3f  p90 %.3f", q.p10, q.p50, q.p90)
+        }
+        return """
+            distractor check: \(probes) photos of no catalog place, best print similarity
+            \(row("  to the \(catalogPhotos) catalog photos:        ", catalog))
+            \(row("  to \(samples) sets of \(catalogPhotos) distractors (seed \(seed)):", distractors))
+              largest quantile gap \(String(format: "%.3f", quantileGap)) (line \(Self.quantileTolerance)), \
+            Kolmogorov-Smirnov D \(String(format: "%.3f", kolmogorovSmirnov)) (line \(Self.largestKS)): \
+            \(passes ? "realistic" : "NOT realistic")
+            """
+    }
+}

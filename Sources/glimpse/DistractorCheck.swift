@@ -1,6 +1,9 @@
 import Foundation
 import GlimpseBasics
+import GlimpseCatalog
+import GlimpseEngine
 import GlimpseFeaturePrint
+import GlimpseImage
 import GlimpseVision
 
 /// Whether distractors (``Distractors``) sit as close to real pictures as real photos of other places do
@@ -82,5 +85,39 @@ struct DistractorCheck: Encodable {
             Kolmogorov-Smirnov D \(String(format: "%.3f", kolmogorovSmirnov)) (line \(Self.largestKS)): \
             \(passes ? "realistic" : "NOT realistic")
             """
+    }
+}
+
+extension EvalCommand {
+    /// `--check-distractors`: the catalog's features (from the feature cache), the prints of the
+    /// manifest's photos, and ``DistractorCheck``.
+    func runDistractorCheck(_ loaded: Engine, places: [PlaceEntity], vision: VisionConfiguration, entries: [ManifestEntry]) async throws {
+        guard let printer = loaded.featurePrinter else {
+            throw IntentsCommandError("--check-distractors needs the feature-print model (Models/featureprint.glimpsemodel)")
+        }
+        let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
+        let references: [ImageFeatures]
+        do {
+            references = try ReferenceLoader.load(
+                photos: photos, configuration: vision, cachePath: engine.featureCache.prepare(catalogDirectory: engine.catalog),
+                cacheIsOptional: true, threads: max(1, ProcessInfo.processInfo.activeProcessorCount), printer: printer
+            ).references.map(\.features)
+        } catch {
+            throw IntentsCommandError(error.description)
+        }
+        var probes: [FeaturePrint] = []
+        for entry in entries where entry.placeID == nil {
+            let buffer = try ImageDecoder.decode(contentsOfFile: entry.path, options: loaded.decodingOptions).pixelBuffer
+            probes.append(try printer.featurePrint(of: buffer))
+        }
+        guard !probes.isEmpty else { throw IntentsCommandError("the manifest lists no photo of no catalog place (place_id null)") }
+        let check = try DistractorCheck.run(references: references, probes: probes, seed: 0x4449_5354)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(check), as: UTF8.self))
+        } else {
+            print(check.text)
+        }
     }
 }

@@ -128,7 +128,8 @@ public final class SlotFile: Sendable {
         guard header.tag == tag else { throw .identityMismatch(path: path, expected: tag, found: header.tag) }
         let (needed, overflow) = header.committedCount.multipliedReportingOverflow(by: slotSize)
         guard !overflow, needed <= size - SlotFileHeader.size else {
-            throw .truncated(path: path, size: size, expected: overflow ? Int.max : SlotFileHeader.size + needed)
+            let expected = overflow || needed > Int.max - SlotFileHeader.size ? Int.max : SlotFileHeader.size + needed
+            throw .truncated(path: path, size: size, expected: expected)
         }
         let capacity = (size - SlotFileHeader.size) / slotSize
         let mapping: MappedFile
@@ -181,14 +182,15 @@ public final class SlotFile: Sendable {
     /// slot is durable after the next ``commit(count:storeSequence:modelID:)``.
     ///
     /// - Throws: ``SlotFileError/readOnly(path:)``; ``SlotFileError/payloadSize(path:size:limit:)`` for an
-    ///   empty payload or one over ``payloadLimit``; ``SlotFileError/io(_:)`` when the file cannot grow
-    ///   (a full disk) or be written.
+    ///   empty payload or one over ``payloadLimit``; ``SlotFileError/slotOutOfRange(path:slot:count:)`` for
+    ///   a negative slot or one no file could hold; ``SlotFileError/io(_:)`` when the file cannot grow (a
+    ///   full disk) or be written.
     public func write(slot: Int, owner: UInt64, payload: UnsafeRawBufferPointer) throws(SlotFileError) {
         guard mode == .write else { throw .readOnly(path: path) }
         guard (1...payloadLimit).contains(payload.count) else {
             throw .payloadSize(path: path, size: payload.count, limit: payloadLimit)
         }
-        precondition(slot >= 0, "slots are numbered from 0")
+        guard slot >= 0, slot <= largestSlot else { throw .slotOutOfRange(path: path, slot: slot, count: largestSlot + 1) }
         try makeRoom(forSlot: slot)
         var head = ByteWriter(capacity: Self.slotHeaderSize + payload.count)
         head.append(UInt32(0))
@@ -253,6 +255,10 @@ public final class SlotFile: Sendable {
     }
 
     private func offset(ofSlot slot: Int) -> Int { SlotFileHeader.size + slot * slotSize }
+
+    /// The largest slot number a file of this slot size can address, growth step included, without its
+    /// offset overflowing.
+    private var largestSlot: Int { (Int.max - SlotFileHeader.size) / slotSize - growthSlots }
 
     private func writeAll(_ bytes: [UInt8], at offset: Int) throws(SlotFileError) {
         let code = bytes.withUnsafeBytes { AtomicFile.writeAll(descriptor, $0, at: offset) }

@@ -126,6 +126,29 @@ struct SlotFileTests {
         }
     }
 
+    @Test func aHeaderClaimingMoreSlotsThanAnyFileHoldsIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.threeSlots(in: directory)
+        for committed in [UInt64(Int.max) / 64, UInt64(Int.max) / 64 - 100, UInt64(Int.max)] {
+            var bytes = try AtomicFile.readAll(path)
+            withUnsafeBytes(of: committed.littleEndian) { bytes.replaceSubrange(24..<32, with: $0) }
+            let crc = CRC32.checksum(bytes[..<4092])
+            withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(4092..<4096, with: $0) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: SlotFileError.self) {
+                try SlotFile.open(path: path, slotSize: Self.slotSize, tag: Self.tag, mode: .read)
+            }
+            guard case .truncated(_, let size, _) = error else {
+                Issue.record("expected a truncated file, got \(String(describing: error))")
+                continue
+            }
+            #expect(size == 4096 + 4 * Self.slotSize)
+        }
+        let file = try SlotFile.create(path: directory.file("huge"), slotSize: Self.slotSize, tag: Self.tag)
+        #expect(throws: SlotFileError.self) { try file.write(slot: Int.max / 64, owner: 1, payload: [1]) }
+        #expect(throws: SlotFileError.self) { try file.write(slot: -1, owner: 1, payload: [1]) }
+    }
+
     @Test func aFlippedBitInASlotIsRefusedAtItsReadAlone() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.threeSlots(in: directory)

@@ -33,9 +33,7 @@ public enum CompactFeatures {
             let height = max(1, Int((Float(features.height) / scale).rounded()))
             let corners = indices.map { i in
                 let k = features.keypoints[i]
-                return FASTDetector.Corner(
-                    x: Int32(clamping: Int((k.x / scale).rounded(.down))),
-                    y: Int32(clamping: Int((k.y / scale).rounded(.down))), response: k.response)
+                return FASTDetector.Corner(x: levelCoordinate(k.x, scale), y: levelCoordinate(k.y, scale), response: k.response)
             }
             for chosen in FASTDetector.spreadIndices(corners, count: budget, width: width, height: height, cells: cells) {
                 let i = indices[chosen]
@@ -47,6 +45,14 @@ public enum CompactFeatures {
         return ImageFeatures(
             width: features.width, height: features.height, keypoints: keypoints, descriptorWords: words,
             featurePrints: features.featurePrints)
+    }
+
+    /// A position in the extraction image as a whole pixel of the level at `scale`; 0 for a value that
+    /// is not finite (stored features are bytes from a file or a database).
+    static func levelCoordinate(_ value: Float, _ scale: Float) -> Int32 {
+        let level = (value / scale).rounded(.down)
+        guard level.isFinite else { return 0 }
+        return Int32(max(Float(Int32.min), min(Float(Int32.max - 127), level)))
     }
 
     /// `total` split over parts in proportion to `weights`, each part at most its weight, rounded by

@@ -62,6 +62,17 @@ import Testing
         #expect(strongest.keypoints.allSatisfy { $0.x < 50 && $0.y < 50 })
     }
 
+    @Test func positionsThatAreNotFiniteDoNotStopTheReduction() {
+        var keypoints = Self.synthetic(perLevel: [30]).keypoints
+        keypoints[3].x = .nan
+        keypoints[4].y = .infinity
+        keypoints[5].x = -.infinity
+        keypoints[6].x = 1e30
+        let features = ImageFeatures(width: 400, height: 300, keypoints: keypoints, descriptorWords: [UInt64](repeating: 0, count: 120))
+        #expect(CompactFeatures.reduced(features, to: 10, cells: 4).count == 10)
+        #expect(CompactFeatures.levelCoordinate(.nan, 1) == 0 && CompactFeatures.levelCoordinate(12.7, 1.2) == 10)
+    }
+
     @Test func sharesAreProportionalAndSumToTheTotal() {
         #expect(CompactFeatures.shares(of: 500, over: [600, 300, 100]) == [300, 150, 50])
         #expect(CompactFeatures.shares(of: 10, over: [1, 1, 1]) == [1, 1, 1])

@@ -182,11 +182,7 @@ import Testing
         defer { withExtendedLifetime(folder) {} }
         let a1 = F.photo("a1"), b1 = F.photo("b1")
         try FileManager.default.removeItem(atPath: store.photoFolder + "/" + a1.sha256 + ".jpg")
-        let lost = await #expect(throws: StoreError.self) { _ = try await store.photoBytes(sha256: a1.sha256) }
-        guard case .corrupt(_, let reason) = lost else {
-            Issue.record("expected a damaged-store error, got \(String(describing: lost))")
-            return
-        }
+        let reason = try #require(await Self.damageReason(store, a1.sha256))
         #expect(reason.contains("missing"))
         #expect(try await store.check(featuresKey: F.key).contains { $0.contains(a1.sha256) && $0.contains("missing") })
         await #expect(throws: StoreError.self) { _ = try await store.loadCatalog(featuresKey: F.key) }
@@ -196,20 +192,12 @@ import Testing
         try await Self.withDatabase(store) { db in
             try db.execute(sql: "UPDATE photo_contents SET file = ? WHERE sha256 = ?", arguments: ["../outside.jpg", b1.sha256])
         }
-        let forged = await #expect(throws: StoreError.self) { _ = try await store.photoBytes(sha256: b1.sha256) }
-        guard case .corrupt(_, let forgedReason) = forged else {
-            Issue.record("expected a damaged-store error, got \(String(describing: forged))")
-            return
-        }
+        let forgedReason = try #require(await Self.damageReason(store, b1.sha256))
         #expect(forgedReason.contains("not its content address"))
         try await Self.withDatabase(store) { db in
             try db.execute(sql: "UPDATE photo_contents SET file = NULL WHERE sha256 = ?", arguments: [b1.sha256])
         }
-        let unnamed = await #expect(throws: StoreError.self) { _ = try await store.photoBytes(sha256: b1.sha256) }
-        guard case .corrupt(_, let unnamedReason) = unnamed else {
-            Issue.record("expected a damaged-store error, got \(String(describing: unnamed))")
-            return
-        }
+        let unnamedReason = try #require(await Self.damageReason(store, b1.sha256))
         #expect(unnamedReason.contains("names no file"))
         #expect(try await store.check(featuresKey: F.key).contains { $0.contains(b1.sha256) && $0.contains("names no file") })
         let path = store.path
@@ -237,6 +225,17 @@ import Testing
         try FileManager.default.removeItem(atPath: writer.photoFolder + "/" + F.photo("b1").sha256 + ".jpg")
         #expect(try await reader.check(featuresKey: F.key) { }.contains { $0.contains(F.photo("b1").sha256) && $0.contains("missing") })
         await reader.close()
+    }
+
+    /// Why reading the photo `sha256` from `store` is refused as damage; `nil`, with an issue recorded,
+    /// when it is not refused so.
+    static func damageReason(_ store: SQLiteCatalogStore, _ sha256: String) async -> String? {
+        let error = await #expect(throws: StoreError.self) { _ = try await store.photoBytes(sha256: sha256) }
+        guard case .corrupt(_, let reason) = error else {
+            Issue.record("expected a damaged-store error, got \(String(describing: error))")
+            return nil
+        }
+        return reason
     }
 
     /// A seeded SQLite store turned back into schema version 1, closed: its folder (kept alive by the

@@ -94,15 +94,8 @@ extension IndexFile {
     public static func decode(
         _ bytes: [UInt8], expectedDimension: Int? = nil, expectedTag: String? = nil
     ) throws(IndexFileError) -> LoadedIndex {
-        try withBytes(of: bytes) { (raw) throws(IndexFileError) -> LoadedIndex in
-            let header = try validate(raw, expectedDimension: expectedDimension)
-            var reader = ByteReader(raw, offset: headerSize, failure: IndexFileError.init(reading:))
-            let parameters = try reader.readBytes(count: header.parametersLength, "parameters")
-            let tagBytes = try reader.readBytes(count: header.tagLength, "tag")
-            guard let tag = String(validating: tagBytes, as: UTF8.self) else { throw .malformed("the tag is not UTF-8") }
-            if let expectedTag, expectedTag != tag { throw .tagMismatch(expected: expectedTag, found: tag) }
-            let payloadStart = reader.offset
-            let payload = UnsafeRawBufferPointer(rebasing: raw[payloadStart..<(payloadStart + header.payloadLength)])
+        try withSections(of: bytes, expectedDimension: expectedDimension, expectedTag: expectedTag) {
+            (header, parameters, tag, payload) throws(IndexFileError) -> LoadedIndex in
             let content: LoadedIndex.Content
             switch header.kind {
             case .flat:
@@ -112,8 +105,29 @@ extension IndexFile {
                 content = .int8Flat(try decodeInt8Flat(header, parameters, payload))
             case .hnsw:
                 content = .hnsw(try decodeHNSW(header, parameters, payload))
+            case .binaryIVF:
+                throw .kindMismatch(expected: "flat, int8-flat or HNSW", found: Kind.binaryIVF.description)
             }
             return LoadedIndex(content: content, tag: tag)
+        }
+    }
+
+    /// Validates a complete file image (header, size, checksums, tag) and runs `body` over its header,
+    /// parameters, tag and payload; the payload pointer must not escape `body`.
+    static func withSections<Result>(
+        of bytes: [UInt8], expectedDimension: Int?, expectedTag: String?,
+        _ body: (Header, [UInt8], String, UnsafeRawBufferPointer) throws(IndexFileError) -> Result
+    ) throws(IndexFileError) -> Result {
+        try withBytes(of: bytes) { (raw) throws(IndexFileError) -> Result in
+            let header = try validate(raw, expectedDimension: expectedDimension)
+            var reader = ByteReader(raw, offset: headerSize, failure: IndexFileError.init(reading:))
+            let parameters = try reader.readBytes(count: header.parametersLength, "parameters")
+            let tagBytes = try reader.readBytes(count: header.tagLength, "tag")
+            guard let tag = String(validating: tagBytes, as: UTF8.self) else { throw .malformed("the tag is not UTF-8") }
+            if let expectedTag, expectedTag != tag { throw .tagMismatch(expected: expectedTag, found: tag) }
+            let payloadStart = reader.offset
+            return try body(header, parameters, tag,
+                            UnsafeRawBufferPointer(rebasing: raw[payloadStart..<(payloadStart + header.payloadLength)]))
         }
     }
 

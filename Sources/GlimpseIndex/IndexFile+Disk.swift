@@ -45,7 +45,14 @@ extension IndexFile {
     public static func load(
         from path: String, expectedDimension: Int? = nil, expectedTag: String? = nil
     ) throws(IndexFileError) -> LoadedIndex {
-        let bytes = try AtomicFile.read(
+        try decode(readImage(from: path, expectedDimension: expectedDimension),
+                   expectedDimension: expectedDimension, expectedTag: expectedTag)
+    }
+
+    /// The bytes of the index file at `path`, read whole once its header passes its checks and the file's
+    /// size matches the header's lengths (nothing more is read from a file that fails them).
+    static func readImage(from path: String, expectedDimension: Int?) throws(IndexFileError) -> [UInt8] {
+        try AtomicFile.read(
             path, peekBytes: headerSize, mapError: IndexFileError.init(reading:)
         ) { (head, size) throws(IndexFileError) in
             let header = try withBytes(of: head) { (raw) throws(IndexFileError) in
@@ -55,7 +62,6 @@ extension IndexFile {
             guard size >= expected else { throw .truncated(expectedBytes: expected, actualBytes: size) }
             guard size == expected else { throw .trailingBytes(expectedBytes: expected, actualBytes: size) }
         }
-        return try decode(bytes, expectedDimension: expectedDimension, expectedTag: expectedTag)
     }
 
     /// Loads the index file at `path` and requires it to hold a ``FlatIndex``.

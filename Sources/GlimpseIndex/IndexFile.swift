@@ -9,7 +9,7 @@ import GlimpseFiles
 /// | 0 | 8 | magic `GLMPSIDX` |
 /// | 8 | 2 | format version (2; version 1, which checksummed with CRC-32C, is refused) |
 /// | 10 | 2 | byte-order marker `0xFEFF` |
-/// | 12 | 1 | kind: 1 flat, 2 int8 flat, 3 HNSW |
+/// | 12 | 1 | kind: 1 flat, 2 int8 flat, 3 HNSW, 4 binary IVF |
 /// | 13 | 1 | metric: 0 squared Euclidean, 1 cosine, 2 inner product |
 /// | 14 | 2 | reserved, 0 |
 /// | 16 | 4 | dimension |
@@ -50,6 +50,9 @@ public enum IndexFile {
         case int8Flat = 2
         /// An ``HNSWIndex``.
         case hnsw = 3
+        /// A ``BinaryIVFIndex`` (read with ``IndexFile/loadBinaryIVF(from:expectedDimension:expectedTag:)``:
+        /// it is searched with a rescoring function, so it is not a ``LoadedIndex``).
+        case binaryIVF = 4
 
         /// The kind's name in messages.
         public var description: String {
@@ -57,6 +60,7 @@ public enum IndexFile {
             case .flat: "flat"
             case .int8Flat: "int8-flat"
             case .hnsw: "HNSW"
+            case .binaryIVF: "binary IVF"
             }
         }
     }

@@ -172,7 +172,7 @@ struct IndexFileTests {
         }
     }
 
-    @Test("every single-bit flip is refused", arguments: [IndexFile.Kind.flat, .int8Flat, .hnsw])
+    @Test("every single-bit flip is refused", arguments: [IndexFile.Kind.flat, .int8Flat, .hnsw, .binaryIVF])
     func bitFlips(kind: IndexFile.Kind) throws {
         let data = try #require(Self.data)
         let flat = try Self.smallFlat()
@@ -183,8 +183,12 @@ struct IndexFileTests {
         case .hnsw:
             let source = try FlatIndex(dimension: 8, metric: .innerProduct, rowMajor: data.rowMajor(count: 40))
             bytes = IndexFile.encode(try HNSWIndex(building: source, parameters: HNSWParameters(maxLinks: 4, efConstruction: 16)))
+        case .binaryIVF: bytes = IndexFile.encode(BinaryIVFFileTests.smallIndex().index, tag: "t")
         }
-        #expect(throws: Never.self) { try IndexFile.decode(bytes) }
+        // A binary IVF index is read by its own decoder; every other kind by `decode`.
+        let decode: ([UInt8]) throws -> Void = kind == .binaryIVF
+            ? { _ = try IndexFile.decodeBinaryIVF($0) } : { _ = try IndexFile.decode($0) }
+        #expect(throws: Never.self) { try decode(bytes) }
         // Every byte for the small files; every third byte of the graph, each with a different bit.
         let step = kind == .hnsw ? 3 : 1
         var refused = 0
@@ -192,7 +196,7 @@ struct IndexFileTests {
             var damaged = bytes
             damaged[offset] ^= 1 << UInt8(offset % 8)
             do {
-                _ = try IndexFile.decode(damaged)
+                try decode(damaged)
                 Issue.record("flipping bit \(offset % 8) of byte \(offset) went unnoticed")
             } catch {
                 refused += 1

@@ -24,28 +24,9 @@ public struct BinaryIVFIndex: Sendable {
     ///
     /// - Precondition: `vectors.count == ids.count × model.dimension`.
     public init(model: BinaryIVFModel, ids: [UInt32], vectors: [Float], threads: Int = 1) {
-        let dimension = model.dimension
-        precondition(vectors.count == ids.count * dimension, "one vector per id")
-        let lists = KMeans.assign(rows: vectors, dimension: dimension, centroids: model.centroids, threads: threads).cluster
-        var starts = [Int](repeating: 0, count: model.clusters + 1)
-        for list in lists { starts[Int(list) + 1] += 1 }
-        for c in 0..<model.clusters { starts[c + 1] += starts[c] }
-        var next = Array(starts.dropLast())
-        var entryIDs = [UInt32](repeating: 0, count: ids.count)
-        let words = model.codeWords
-        var codes = [UInt64](repeating: 0, count: ids.count * words)
-        var code = [UInt64](repeating: 0, count: words)
-        vectors.withUnsafeBufferPointer { all in
-            for (i, list) in lists.enumerated() {
-                let slot = next[Int(list)]
-                next[Int(list)] += 1
-                entryIDs[slot] = ids[i]
-                SignCodes.encode(UnsafeBufferPointer(rebasing: all[(i * dimension)..<((i + 1) * dimension)]),
-                                 about: model.centre, into: &code)
-                codes.replaceSubrange((slot * words)..<((slot + 1) * words), with: code)
-            }
-        }
-        self.init(model: model, listStarts: starts, entryIDs: entryIDs, codes: codes)
+        var builder = BinaryIVFBuilder(model: model)
+        builder.add(ids: ids, vectors: vectors, threads: threads)
+        self = builder.finish()
     }
 
     /// An index from its parts (as a file holds them).

@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "CGlimpseVisionKernels"),
         .target(
             name: "GlimpseVision",
-            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseFiles", "CGlimpseVisionKernels", "GlimpseFeaturePrint"]
+            dependencies: ["GlimpseBasics", "GlimpseImage", "GlimpseFiles", "GlimpseIndex", "CGlimpseVisionKernels", "GlimpseFeaturePrint"]
         ),
         .target(name: "GlimpseLabels", dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "GlimpseFeaturePrint"]),
         .target(name: "GlimpseFeaturePrint", dependencies: ["GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"]),

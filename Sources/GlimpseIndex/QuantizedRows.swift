@@ -69,6 +69,16 @@ public struct QuantizedRows: Sendable {
         rows.withUnsafeBufferPointer { append(rows: $0) }
     }
 
+    /// Appends the rows of `other`, as they are.
+    ///
+    /// - Precondition: `other` has this ``dimension``.
+    public mutating func append(_ other: QuantizedRows) {
+        precondition(other.dimension == dimension, "rows of another dimension")
+        codes += other.codes
+        offsets += other.offsets
+        scales += other.scales
+    }
+
     /// The decoded (approximate) row `row`.
     public func decoded(_ row: Int) -> [Float] {
         var out: [Float] = []

@@ -95,16 +95,7 @@ extension EvalCommand {
         guard let printer = loaded.featurePrinter else {
             throw IntentsCommandError("--check-distractors needs the feature-print model (Models/featureprint.glimpsemodel)")
         }
-        let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
-        let references: [ImageFeatures]
-        do {
-            references = try ReferenceLoader.load(
-                photos: photos, configuration: vision, cachePath: engine.featureCache.prepare(catalogDirectory: engine.catalog),
-                cacheIsOptional: true, threads: max(1, ProcessInfo.processInfo.activeProcessorCount), printer: printer
-            ).references.map(\.features)
-        } catch {
-            throw IntentsCommandError(error.description)
-        }
+        let references = try catalogReferences(places: places, vision: vision, printer: printer).map(\.features)
         var probes: [FeaturePrint] = []
         for entry in entries where entry.placeID == nil {
             let buffer = try ImageDecoder.decode(contentsOfFile: entry.path, options: loaded.decodingOptions).pixelBuffer
@@ -118,6 +109,24 @@ extension EvalCommand {
             print(String(decoding: try encoder.encode(check), as: UTF8.self))
         } else {
             print(check.text)
+        }
+    }
+}
+
+extension EvalCommand {
+    /// The features, with prints, of every photo of `places`, each under its place's id: from the feature
+    /// cache when it is valid, otherwise extracted (and cached when the cache can be written).
+    func catalogReferences(
+        places: [PlaceEntity], vision: VisionConfiguration, printer: any FeaturePrinting
+    ) throws -> [(id: String, features: ImageFeatures)] {
+        let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
+        do {
+            return try ReferenceLoader.load(
+                photos: photos, configuration: vision, cachePath: engine.featureCache.prepare(catalogDirectory: engine.catalog),
+                cacheIsOptional: true, threads: max(1, ProcessInfo.processInfo.activeProcessorCount), printer: printer
+            ).references
+        } catch {
+            throw IntentsCommandError(error.description)
         }
     }
 }

@@ -103,30 +103,6 @@ extension EvalCommand {
         }
         guard !probes.isEmpty else { throw IntentsCommandError("the manifest lists no photo of no catalog place (place_id null)") }
         let check = try DistractorCheck.run(references: references, probes: probes, seed: 0x4449_5354)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(check), as: UTF8.self))
-        } else {
-            print(check.text)
-        }
-    }
-}
-
-extension EvalCommand {
-    /// The features, with prints, of every photo of `places`, each under its place's id: from the feature
-    /// cache when it is valid, otherwise extracted (and cached when the cache can be written).
-    func catalogReferences(
-        places: [PlaceEntity], vision: VisionConfiguration, printer: any FeaturePrinting
-    ) throws -> [(id: String, features: ImageFeatures)] {
-        let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
-        do {
-            return try ReferenceLoader.load(
-                photos: photos, configuration: vision, cachePath: engine.featureCache.prepare(catalogDirectory: engine.catalog),
-                cacheIsOptional: true, threads: max(1, ProcessInfo.processInfo.activeProcessorCount), printer: printer
-            ).references
-        } catch {
-            throw IntentsCommandError(error.description)
-        }
+        try report(check, text: check.text)
     }
 }

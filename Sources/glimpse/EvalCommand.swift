@@ -112,6 +112,11 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(name: .customLong("print-index-shortlist"), help: ArgumentHelp("Codes rescored per search.", visibility: .hidden))
     var printIndexShortlist = 512
 
+    @Option(name: .customLong("print-index-real-references"), help: ArgumentHelp(
+        "A manifest of real photos of no catalog place to add to the checked print index as references.",
+        valueName: "manifest", visibility: .hidden))
+    var printIndexRealReferences: String?
+
     @Option(name: .customLong("dump-candidates"), help: ArgumentHelp(
         "Write one JSON line per query with every candidate's score, print similarity and confidence (for calibration).",
         visibility: .hidden))

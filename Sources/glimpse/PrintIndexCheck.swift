@@ -29,6 +29,7 @@ struct PrintIndexCheck: Encodable {
     }
 
     var references: Int
+    var realReferences: Int
     var distractors: Int
     var views: Int
     var lists: Int
@@ -55,6 +56,7 @@ struct PrintIndexCheck: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case references, distractors, views, lists, probe, shortlist, queries, passes
+        case realReferences = "real_references"
         case generateSeconds = "generate_s", trainSeconds = "train_s", assignSeconds = "assign_s"
         case rowBytesPerReference = "row_bytes_per_reference", indexBytesPerReference = "index_bytes_per_reference"
         case indexFileBytes = "index_file_bytes", saveMs = "save_ms", loadMs = "load_ms"
@@ -64,11 +66,12 @@ struct PrintIndexCheck: Encodable {
         case exactMs = "exact_ms", indexMs = "index_ms"
     }
 
-    /// Runs the check: `catalog` (each reference's group is its place's number in `placeNumbers`),
-    /// distractors made from it, and `probes` (each with the place number it shows, if any); the
-    /// inverted file is saved to and loaded from a temporary file in `scratch`.
+    /// Runs the check: `catalog` (each reference's group is its place's number in `placeNumbers`), then
+    /// `real` (the view prints of real photos of no catalog place, each its own group), then distractors
+    /// made from the catalog, and `probes` (each with the place number it shows, if any); the inverted
+    /// file is saved to and loaded from a temporary file in `scratch`.
     static func run(
-        catalog: [(id: String, features: ImageFeatures)], placeNumbers: [String: Int],
+        catalog: [(id: String, features: ImageFeatures)], placeNumbers: [String: Int], real: [[FeaturePrint]],
         probes: [(print: [Float], place: Int?)], settings: Settings, scratch: String, threads: Int
     ) throws -> PrintIndexCheck {
         guard let dimension = catalog.first?.features.featurePrints.first?.dimension else {
@@ -85,13 +88,21 @@ struct PrintIndexCheck: Encodable {
             }
             groups.append(Int32(placeNumbers[reference.id] ?? 0))
         }
+        var nextGroup = Int32(placeNumbers.count)
+        for views in real {
+            for view in views where view.dimension == dimension {
+                rows.append(rows: view.values)
+                owners.append(UInt32(groups.count))
+            }
+            groups.append(nextGroup)
+            nextGroup += 1
+        }
         let made = try distractorRows(catalog.map(\.features), count: settings.distractors, seed: settings.seed,
                                       dimension: dimension, threads: threads)
-        let firstDistractor = catalog.count
-        let groupBase = Int32(placeNumbers.count)
+        let firstDistractor = UInt32(groups.count)
         rows.append(made.rows)
-        owners += made.owners.map { UInt32(firstDistractor) + $0 }
-        groups += (0..<settings.distractors).map { groupBase + Int32($0) }
+        owners += made.owners.map { firstDistractor + $0 }
+        groups += (0..<settings.distractors).map { nextGroup + Int32($0) }
         let generated = start.elapsed(to: .now()).wall
 
         let trainStart = StageInstant.now()
@@ -136,10 +147,11 @@ struct PrintIndexCheck: Encodable {
                 if fast.contains(where: { $0.group == place }) { indexTen += 1 }
             }
         }
-        let total = catalog.count + settings.distractors
+        let total = catalog.count + real.count + settings.distractors
         let recall = probes.isEmpty ? 0 : Double(found) / Double(probes.count * min(depth, index.groupCount))
         return PrintIndexCheck(
-            references: total, distractors: settings.distractors, views: rows.count, lists: settings.lists,
+            references: total, realReferences: real.count, distractors: settings.distractors, views: rows.count,
+            lists: settings.lists,
             probe: settings.search.probe, shortlist: settings.search.shortlist, queries: probes.count,
             generateSeconds: generated.seconds, trainSeconds: trained.seconds, assignSeconds: assigned.seconds,
             rowBytesPerReference: Double(rows.memoryBytes) / Double(total),
@@ -196,7 +208,8 @@ struct PrintIndexCheck: Encodable {
                 + "among the first \(Self.depth): exact \(f(placeInTenExact ?? 0)), index \(f(placeInTenIndex ?? 0))"
         } ?? ""
         return """
-            print index check: \(references) references (\(distractors) distractors), \(views) views, \(queries) queries
+            print index check: \(references) references (\(realReferences) real photos of no place, \(distractors) distractors), \
+            \(views) views, \(queries) queries
               built: generate \(f(generateSeconds, 1)) s, train \(lists) lists \(f(trainSeconds, 1)) s, \
             assign \(f(assignSeconds, 1)) s; file \(indexFileBytes) bytes, save \(f(saveMs, 0)) ms, load \(f(loadMs, 0)) ms
               memory per reference: rows \(f(rowBytesPerReference, 0)) B, index \(f(indexBytesPerReference, 0)) B
@@ -223,20 +236,21 @@ extension EvalCommand {
             let buffer = try ImageDecoder.decode(contentsOfFile: entry.path, options: loaded.decodingOptions).pixelBuffer
             probes.append((try printer.featurePrint(of: buffer).values, entry.placeID.flatMap { placeNumbers[$0] }))
         }
+        var real: [[FeaturePrint]] = []
+        if let printIndexRealReferences {
+            for entry in try QueryManifest.load(path: printIndexRealReferences) {
+                let buffer = try ImageDecoder.decode(contentsOfFile: entry.path, options: loaded.decodingOptions).pixelBuffer
+                real.append(try printer.referencePrints(of: buffer))
+            }
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-print-index-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let settings = PrintIndexCheck.Settings(
             distractors: checkPrintIndex ?? 0, lists: printIndexLists,
             search: PrintIndex.Search(probe: printIndexProbe, shortlist: printIndexShortlist), seed: 0x4449_5354)
-        let check = try PrintIndexCheck.run(catalog: references, placeNumbers: placeNumbers, probes: probes,
+        let check = try PrintIndexCheck.run(catalog: references, placeNumbers: placeNumbers, real: real, probes: probes,
                                             settings: settings, scratch: scratch, threads: threads)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(check), as: UTF8.self))
-        } else {
-            print(check.text)
-        }
+        try report(check, text: check.text)
     }
 }

@@ -117,6 +117,11 @@ struct EvalCommand: AsyncParsableCommand {
         valueName: "manifest", visibility: .hidden))
     var printIndexRealReferences: String?
 
+    @Option(name: .customLong("print-index-pool"), help: ArgumentHelp(
+        "A manifest of real photos to make the checked print index's distractors from, instead of the catalog's photos.",
+        valueName: "manifest", visibility: .hidden))
+    var printIndexPool: String?
+
     @Option(name: .customLong("dump-candidates"), help: ArgumentHelp(
         "Write one JSON line per query with every candidate's score, print similarity and confidence (for calibration).",
         visibility: .hidden))

@@ -31,6 +31,7 @@ struct PrintIndexCheck: Encodable {
     var references: Int
     var realReferences: Int
     var distractors: Int
+    var distractorPool: String
     var views: Int
     var lists: Int
     var probe: Int
@@ -56,7 +57,7 @@ struct PrintIndexCheck: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case references, distractors, views, lists, probe, shortlist, queries, passes
-        case realReferences = "real_references"
+        case realReferences = "real_references", distractorPool = "distractor_pool"
         case generateSeconds = "generate_s", trainSeconds = "train_s", assignSeconds = "assign_s"
         case rowBytesPerReference = "row_bytes_per_reference", indexBytesPerReference = "index_bytes_per_reference"
         case indexFileBytes = "index_file_bytes", saveMs = "save_ms", loadMs = "load_ms"
@@ -68,10 +69,11 @@ struct PrintIndexCheck: Encodable {
 
     /// Runs the check: `catalog` (each reference's group is its place's number in `placeNumbers`), then
     /// `real` (the view prints of real photos of no catalog place, each its own group), then distractors
-    /// made from the catalog, and `probes` (each with the place number it shows, if any); the inverted
-    /// file is saved to and loaded from a temporary file in `scratch`.
+    /// made from `pool` (the catalog's features when `nil`), and `probes` (each with the place number it
+    /// shows, if any); the inverted file is saved to and loaded from a temporary file in `scratch`.
     static func run(
         catalog: [(id: String, features: ImageFeatures)], placeNumbers: [String: Int], real: [[FeaturePrint]],
+        pool: [ImageFeatures]?,
         probes: [(print: [Float], place: Int?)], settings: Settings, scratch: String, threads: Int
     ) throws -> PrintIndexCheck {
         guard let dimension = catalog.first?.features.featurePrints.first?.dimension else {
@@ -97,7 +99,7 @@ struct PrintIndexCheck: Encodable {
             groups.append(nextGroup)
             nextGroup += 1
         }
-        let made = try distractorRows(catalog.map(\.features), count: settings.distractors, seed: settings.seed,
+        let made = try distractorRows(pool ?? catalog.map(\.features), count: settings.distractors, seed: settings.seed,
                                       dimension: dimension, threads: threads)
         let firstDistractor = UInt32(groups.count)
         rows.append(made.rows)
@@ -150,7 +152,8 @@ struct PrintIndexCheck: Encodable {
         let total = catalog.count + real.count + settings.distractors
         let recall = probes.isEmpty ? 0 : Double(found) / Double(probes.count * min(depth, index.groupCount))
         return PrintIndexCheck(
-            references: total, realReferences: real.count, distractors: settings.distractors, views: rows.count,
+            references: total, realReferences: real.count, distractors: settings.distractors,
+            distractorPool: pool.map { "\($0.count) photos of no catalog place" } ?? "the catalog's \(catalog.count) photos", views: rows.count,
             lists: settings.lists,
             probe: settings.search.probe, shortlist: settings.search.shortlist, queries: probes.count,
             generateSeconds: generated.seconds, trainSeconds: trained.seconds, assignSeconds: assigned.seconds,
@@ -208,7 +211,7 @@ struct PrintIndexCheck: Encodable {
                 + "among the first \(Self.depth): exact \(f(placeInTenExact ?? 0)), index \(f(placeInTenIndex ?? 0))"
         } ?? ""
         return """
-            print index check: \(references) references (\(realReferences) real photos of no place, \(distractors) distractors), \
+            print index check: \(references) references (\(realReferences) real photos of no place, \(distractors) distractors made from \(distractorPool)), \
             \(views) views, \(queries) queries
               built: generate \(f(generateSeconds, 1)) s, train \(lists) lists \(f(trainSeconds, 1)) s, \
             assign \(f(assignSeconds, 1)) s; file \(indexFileBytes) bytes, save \(f(saveMs, 0)) ms, load \(f(loadMs, 0)) ms
@@ -243,13 +246,25 @@ extension EvalCommand {
                 real.append(try printer.referencePrints(of: buffer))
             }
         }
+        var pool: [ImageFeatures]?
+        if let printIndexPool {
+            let photos = try QueryManifest.load(path: printIndexPool).enumerated().map {
+                ReferencePhoto(id: "pool-\($0.offset)", path: $0.element.path)
+            }
+            do {
+                pool = try ReferenceLoader.load(photos: photos, configuration: vision, threads: threads, printer: printer)
+                    .references.map(\.features)
+            } catch {
+                throw IntentsCommandError(error.description)
+            }
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-print-index-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let settings = PrintIndexCheck.Settings(
             distractors: checkPrintIndex ?? 0, lists: printIndexLists,
             search: PrintIndex.Search(probe: printIndexProbe, shortlist: printIndexShortlist), seed: 0x4449_5354)
-        let check = try PrintIndexCheck.run(catalog: references, placeNumbers: placeNumbers, real: real, probes: probes,
+        let check = try PrintIndexCheck.run(catalog: references, placeNumbers: placeNumbers, real: real, pool: pool, probes: probes,
                                             settings: settings, scratch: scratch, threads: threads)
         try report(check, text: check.text)
     }

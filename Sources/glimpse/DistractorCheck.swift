@@ -9,8 +9,8 @@ import GlimpseVision
 /// Whether distractors (``Distractors``) sit as close to real pictures as real photos of other places do
 /// (`glimpse eval --check-distractors`): for each probe — a real photo of no catalog place — its best
 /// print similarity to the catalog's photos, against its best similarity to each of `samples` sets of as
-/// many distractors, made from the catalog's photos. Realistic distractors give the two distributions
-/// the same shape; distractors that are too easy lie lower, too hard higher.
+/// many distractors, made from the catalog's photos or from `--distractor-pool`'s. Realistic distractors
+/// give the two distributions the same shape; distractors that are too easy lie lower, too hard higher.
 struct DistractorCheck: Encodable {
     /// Three quantiles of a distribution of best similarities.
     struct Quantiles: Encodable {
@@ -54,9 +54,11 @@ struct DistractorCheck: Encodable {
     }
 
     /// Runs the check of `probes` against `references` (the catalog's features, with prints) and
-    /// `samples` sets of distractors made from them with `seed`.
-    static func run(references: [ImageFeatures], probes: [FeaturePrint], seed: UInt64, samples: Int = 10) throws -> DistractorCheck {
-        let distractors = try Distractors(pool: references, seed: seed)
+    /// `samples` sets of as many distractors made with `seed` from `pool` (the references when `nil`).
+    static func run(
+        references: [ImageFeatures], pool: [ImageFeatures]?, probes: [FeaturePrint], seed: UInt64, samples: Int = 10
+    ) throws -> DistractorCheck {
+        let distractors = try Distractors(pool: pool ?? references, seed: seed)
         let size = references.count
         let toCatalog = Distractors.bestSimilarities(of: probes, to: references)
         var toDistractors: [Float] = []
@@ -102,7 +104,8 @@ extension EvalCommand {
             probes.append(try printer.featurePrint(of: buffer))
         }
         guard !probes.isEmpty else { throw IntentsCommandError("the manifest lists no photo of no catalog place (place_id null)") }
-        let check = try DistractorCheck.run(references: references, probes: probes, seed: 0x4449_5354)
+        let pool = try distractorPoolFeatures(vision: vision, printer: printer)
+        let check = try DistractorCheck.run(references: references, pool: pool, probes: probes, seed: 0x4449_5354)
         try report(check, text: check.text)
     }
 }

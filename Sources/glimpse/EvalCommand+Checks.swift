@@ -32,4 +32,21 @@ extension EvalCommand {
             throw IntentsCommandError(error.description)
         }
     }
+
+    /// The features of the `--distractor-pool` manifest's photos (extracted, not cached), or `nil`
+    /// without one: distractors are then made from the catalog's photos.
+    func distractorPoolFeatures(vision: VisionConfiguration, printer: any FeaturePrinting) throws -> [ImageFeatures]? {
+        guard let distractorPool else { return nil }
+        let photos = try QueryManifest.load(path: distractorPool).enumerated().map {
+            ReferencePhoto(id: "pool-\($0.offset)", path: $0.element.path)
+        }
+        do {
+            return try ReferenceLoader.load(
+                photos: photos, configuration: vision, threads: max(1, ProcessInfo.processInfo.activeProcessorCount),
+                printer: printer
+            ).references.map(\.features)
+        } catch {
+            throw IntentsCommandError(error.description)
+        }
+    }
 }

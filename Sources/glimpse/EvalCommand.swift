@@ -94,7 +94,7 @@ struct EvalCommand: AsyncParsableCommand {
     var referenceKeypoints: Int?
 
     @Flag(name: .customLong("check-distractors"), help: ArgumentHelp(
-        "Instead of evaluating, check that distractors made from the catalog lie as close to the manifest's photos (of no catalog place) as the catalog's photos do.",
+        "Instead of evaluating, check that distractors (made from the catalog, or from --distractor-pool) lie as close to the manifest's photos (of no catalog place) as the catalog's photos do.",
         visibility: .hidden))
     var checkDistractors = false
 
@@ -117,10 +117,10 @@ struct EvalCommand: AsyncParsableCommand {
         valueName: "manifest", visibility: .hidden))
     var printIndexRealReferences: String?
 
-    @Option(name: .customLong("print-index-pool"), help: ArgumentHelp(
-        "A manifest of real photos to make the checked print index's distractors from, instead of the catalog's photos.",
+    @Option(name: .customLong("distractor-pool"), help: ArgumentHelp(
+        "A manifest of real photos of no catalog place to make the checks' distractors from, instead of the catalog's photos.",
         valueName: "manifest", visibility: .hidden))
-    var printIndexPool: String?
+    var distractorPool: String?
 
     @Option(name: .customLong("dump-candidates"), help: ArgumentHelp(
         "Write one JSON line per query with every candidate's score, print similarity and confidence (for calibration).",

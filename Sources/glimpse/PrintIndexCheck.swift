@@ -246,18 +246,7 @@ extension EvalCommand {
                 real.append(try printer.referencePrints(of: buffer))
             }
         }
-        var pool: [ImageFeatures]?
-        if let printIndexPool {
-            let photos = try QueryManifest.load(path: printIndexPool).enumerated().map {
-                ReferencePhoto(id: "pool-\($0.offset)", path: $0.element.path)
-            }
-            do {
-                pool = try ReferenceLoader.load(photos: photos, configuration: vision, threads: threads, printer: printer)
-                    .references.map(\.features)
-            } catch {
-                throw IntentsCommandError(error.description)
-            }
-        }
+        let pool = try distractorPoolFeatures(vision: vision, printer: printer)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-print-index-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(atPath: scratch) }

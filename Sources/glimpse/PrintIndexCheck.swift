@@ -19,6 +19,8 @@ struct PrintIndexCheck: Encodable {
     static let recallLine = 0.98
     /// How many groups are compared per query.
     static let depth = 10
+    /// The ranks at which the share of photos whose place is found is reported.
+    static let placeRanks = [1, 10, 30, 100]
 
     /// What the check is asked to build.
     struct Settings {
@@ -47,10 +49,10 @@ struct PrintIndexCheck: Encodable {
     var loadMs: Double
     var groupRecall: Double
     var firstAgrees: Double
-    var placeFirstExact: Double?
-    var placeFirstIndex: Double?
-    var placeInTenExact: Double?
-    var placeInTenIndex: Double?
+    /// For each of ``placeRanks``, the share of the photos of a catalog place whose place is among that
+    /// many groups of the exact scan, and of the index (empty without such photos).
+    var placeWithinExact: [String: Double]
+    var placeWithinIndex: [String: Double]
     var exactMs: LatencySummary
     var indexMs: LatencySummary
     var passes: Bool
@@ -62,8 +64,7 @@ struct PrintIndexCheck: Encodable {
         case rowBytesPerReference = "row_bytes_per_reference", indexBytesPerReference = "index_bytes_per_reference"
         case indexFileBytes = "index_file_bytes", saveMs = "save_ms", loadMs = "load_ms"
         case groupRecall = "group_recall_at_10", firstAgrees = "first_agrees"
-        case placeFirstExact = "place_first_exact", placeFirstIndex = "place_first_index"
-        case placeInTenExact = "place_in_10_exact", placeInTenIndex = "place_in_10_index"
+        case placeWithinExact = "place_within_exact", placeWithinIndex = "place_within_index"
         case exactMs = "exact_ms", indexMs = "index_ms"
     }
 
@@ -129,24 +130,29 @@ struct PrintIndexCheck: Encodable {
             throw IntentsCommandError("the inverted file read back differs from the one saved")
         }
 
-        var found = 0, firstSame = 0, positives = 0, exactFirst = 0, indexFirst = 0, exactTen = 0, indexTen = 0
+        var found = 0, firstSame = 0, positives = 0
+        var exactWithin = [Int](repeating: 0, count: placeRanks.count), indexWithin = exactWithin
+        let deepest = placeRanks.max() ?? depth
         var exactTimes: [Double] = [], indexTimes: [Double] = []
         for probe in probes {
             let t0 = StageInstant.now()
-            let exact = index.exactNearestGroups(to: probe.print, count: depth)
+            let exactDeep = index.exactNearestGroups(to: probe.print, count: deepest)
             let t1 = StageInstant.now()
-            let fast = index.nearestGroups(to: probe.print, count: depth)
+            let fastDeep = index.nearestGroups(to: probe.print, count: deepest)
             let t2 = StageInstant.now()
             exactTimes.append(t0.elapsed(to: t1).wall.milliseconds)
             indexTimes.append(t1.elapsed(to: t2).wall.milliseconds)
+            let exact = exactDeep.prefix(depth), fast = fastDeep.prefix(depth)
             found += Set(fast.map(\.group)).intersection(exact.map(\.group)).count
             if fast.first?.group == exact.first?.group { firstSame += 1 }
             if let place = probe.place {
                 positives += 1
-                if exact.first?.group == place { exactFirst += 1 }
-                if fast.first?.group == place { indexFirst += 1 }
-                if exact.contains(where: { $0.group == place }) { exactTen += 1 }
-                if fast.contains(where: { $0.group == place }) { indexTen += 1 }
+                let exactRank = exactDeep.firstIndex { $0.group == place } ?? Int.max
+                let indexRank = fastDeep.firstIndex { $0.group == place } ?? Int.max
+                for (i, rank) in placeRanks.enumerated() {
+                    if exactRank < rank { exactWithin[i] += 1 }
+                    if indexRank < rank { indexWithin[i] += 1 }
+                }
             }
         }
         let total = catalog.count + real.count + settings.distractors
@@ -161,12 +167,15 @@ struct PrintIndexCheck: Encodable {
             indexBytesPerReference: Double(ivf.count * (ivf.model.codeWords * 8 + 4)) / Double(total),
             indexFileBytes: fileBytes, saveMs: saved.milliseconds, loadMs: loaded.milliseconds,
             groupRecall: recall, firstAgrees: probes.isEmpty ? 0 : Double(firstSame) / Double(probes.count),
-            placeFirstExact: positives == 0 ? nil : Double(exactFirst) / Double(positives),
-            placeFirstIndex: positives == 0 ? nil : Double(indexFirst) / Double(positives),
-            placeInTenExact: positives == 0 ? nil : Double(exactTen) / Double(positives),
-            placeInTenIndex: positives == 0 ? nil : Double(indexTen) / Double(positives),
+            placeWithinExact: shares(exactWithin, of: positives), placeWithinIndex: shares(indexWithin, of: positives),
             exactMs: LatencySummary(samples: exactTimes), indexMs: LatencySummary(samples: indexTimes),
             passes: recall >= recallLine)
+    }
+
+    /// `counts` (one per rank of ``placeRanks``) as shares of `total`, keyed by rank; empty when `total` is 0.
+    private static func shares(_ counts: [Int], of total: Int) -> [String: Double] {
+        guard total > 0 else { return [:] }
+        return Dictionary(uniqueKeysWithValues: zip(placeRanks, counts).map { (String($0), Double($1) / Double(total)) })
     }
 
     /// The view prints of distractors `0..<count` made from `pool`, quantized, with the distractor each
@@ -206,10 +215,9 @@ struct PrintIndexCheck: Encodable {
     /// The check as lines of text.
     var text: String {
         func f(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
-        let places = placeFirstExact.map { exact in
-            "\n  the photo's place first: exact \(f(exact)), index \(f(placeFirstIndex ?? 0)); "
-                + "among the first \(Self.depth): exact \(f(placeInTenExact ?? 0)), index \(f(placeInTenIndex ?? 0))"
-        } ?? ""
+        let places = placeWithinExact.isEmpty ? "" : "\n  the photo's place within the first " + Self.placeRanks.map { k in
+            "\(k): exact \(f(placeWithinExact[String(k)] ?? 0)), index \(f(placeWithinIndex[String(k)] ?? 0))"
+        }.joined(separator: "; ")
         return """
             print index check: \(references) references (\(realReferences) real photos of no place, \(distractors) distractors made from \(distractorPool)), \
             \(views) views, \(queries) queries

@@ -1,0 +1,77 @@
+import Foundation
+import GlimpseTestSupport
+import Testing
+
+/// `glimpse eval` end to end: a small manifest of catalog photos and photos of no place, evaluated, and
+/// the hidden checks of distractors and of the print index run over it.
+@Suite("glimpse eval")
+struct EvalCommandTests {
+    /// A manifest in a fresh folder: the first three catalog places' photos (as they are) and, when the
+    /// shared labelled photos are beside the repository, three of them as photos of no place.
+    static func manifest() throws -> (folder: TemporaryDirectory, path: String, places: Int, noPlace: Int) {
+        let folder = try TemporaryDirectory()
+        let catalog = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Repository.catalogJSON)))
+        let places = ((catalog as? [String: Any])?["places"] as? [[String: Any]] ?? []).prefix(3)
+        var entries: [[String: Any]] = places.map { place in
+            ["query": Repository.images + "/" + (place["image"] as? String ?? ""), "place_id": place["id"] ?? NSNull()]
+        }
+        let labelled = (try? FileManager.default.contentsOfDirectory(atPath: Repository.labelledPhotos)) ?? []
+        let strangers = labelled.filter { $0.hasSuffix(".jpg") }.sorted().prefix(3)
+        entries += strangers.map { ["query": Repository.labelledPhotos + "/" + $0, "place_id": NSNull()] }
+        let path = try folder.write("queries.json", Array(try JSONSerialization.data(withJSONObject: entries)))
+        return (folder, path, places.count, strangers.count)
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func catalogPhotosAreFoundAndPhotosOfNoPlaceAreNot() throws {
+        let m = try Self.manifest()
+        let run = try glimpse(["eval", "--queries", m.path, "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let report = try Self.json(run.out)
+        #expect(report["queries"] as? Int == m.places + m.noPlace)
+        #expect(report["recall_at_1"] as? Double == 1)
+        #expect(report["false_match_rate"] as? Double == 0)
+    }
+
+    @Test func thePrintIndexCheckComparesTheIndexWithTheExactScan() throws {
+        let m = try Self.manifest()
+        let run = try glimpse(["eval", "--queries", m.path, "--check-print-index", "40", "--print-index-lists", "4",
+                               "--print-index-probe", "4", "--print-index-shortlist", "100000", "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let check = try Self.json(run.out)
+        let references = try #require(check["references"] as? Int)
+        #expect(check["distractors"] as? Int == 40 && check["queries"] as? Int == m.places + m.noPlace)
+        #expect(check["views"] as? Int == references * 7)
+        // Every list probed and every code rescored: the index is the exact scan.
+        #expect(check["group_recall_at_10"] as? Double == 1 && check["passes"] as? Bool == true)
+        // A catalog photo's own print is its place's view: first, whatever the distractors.
+        #expect((check["place_within_exact"] as? [String: Double])?["1"] == 1)
+        #expect((check["place_within_index"] as? [String: Double])?["1"] == 1)
+        #expect((check["index_file_bytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test func theDistractorCheckNeedsPhotosOfNoPlaceAndReportsItsLine() throws {
+        let m = try Self.manifest()
+        let run = try glimpse(["eval", "--queries", m.path, "--check-distractors", "--json"])
+        if m.noPlace == 0 {
+            #expect(run.status != 0 && run.err.contains("no photo of no catalog place"), "\(run.err)")
+            return
+        }
+        #expect(run.status == 0, "\(run.err)")
+        let check = try Self.json(run.out)
+        #expect(check["probes"] as? Int == m.noPlace && check["samples"] as? Int == 10)
+        let gap = try #require(check["quantile_gap"] as? Double), d = try #require(check["kolmogorov_smirnov"] as? Double)
+        #expect(check["passes"] as? Bool == (gap <= 0.03 && d <= 0.15))
+    }
+
+    @Test func badCheckSettingsAreRefusedBeforeAnythingLoads() throws {
+        let m = try Self.manifest()
+        let negative = try glimpse(["eval", "--queries", m.path, "--check-print-index=-1"])
+        #expect(negative.status != 0 && negative.err.contains("--check-print-index must be at least 0"), "\(negative.err)")
+        let noLists = try glimpse(["eval", "--queries", m.path, "--check-print-index", "5", "--print-index-lists", "0"])
+        #expect(noLists.status != 0 && noLists.err.contains("must be at least 1"), "\(noLists.err)")
+    }
+}

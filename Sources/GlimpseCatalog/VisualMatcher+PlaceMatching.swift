@@ -73,25 +73,32 @@ extension Catalog {
     ///     keypoints); `nil` matches on keypoints alone.
     ///   - nullPrints: prints of photos of no catalog place made by `printer`'s network; with them the
     ///     matcher accepts a place on its print alone beyond where they land (``PrintCalibration``).
-    ///   - syntheticReferences: references added after the real ones (``SyntheticReferences``), which
-    ///     crowd the shortlist but never verify: for measuring matching at a larger catalog size.
-    /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode.
+    ///   - syntheticReferences: references added after the real ones, which crowd the shortlist but never
+    ///     verify: for measuring matching at a larger catalog size. Without `distractorPool` they are
+    ///     ``SyntheticReferences`` (the catalog's descriptors, perturbed, at random positions).
+    ///   - distractorPool: photos of no catalog place the added references are made from instead
+    ///     (``Distractors``, keypoints only: the print stage still scans the catalog's prints alone).
+    ///     Made from the catalog's own photos they would crowd its places more than real photos do.
+    /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode;
+    ///   ``CatalogError/unreadable(path:reason:)`` for a pool photo that does not, or a pool too small.
     public func makeVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
-        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0
+        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0,
+        distractorPool: [ReferencePhoto]? = nil
     ) async throws(CatalogError) -> VisualMatcher {
         try await buildVisualMatcher(
             configuration: configuration, placeIDs: placeIDs, featureCache: featureCache, printer: printer,
-            nullPrints: nullPrints, syntheticReferences: syntheticReferences
+            nullPrints: nullPrints, syntheticReferences: syntheticReferences, distractorPool: distractorPool
         ).matcher
     }
 
-    /// ``makeVisualMatcher(configuration:placeIDs:featureCache:printer:syntheticReferences:)``, also
+    /// ``makeVisualMatcher(configuration:placeIDs:featureCache:printer:nullPrints:syntheticReferences:distractorPool:)``, also
     /// saying where the reference features came from and, when the cache could not be used or
     /// written, why.
     public func buildVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
-        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0
+        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0,
+        distractorPool: [ReferencePhoto]? = nil
     ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
@@ -118,9 +125,14 @@ extension Catalog {
                 MatcherReference(id: reference.id, key: Self.referenceKey(placeID: photo.id, photoPath: photo.path),
                                  features: reference.features)
             }
-            let synthetic = SyntheticReferences.make(from: result.references, count: syntheticReferences).map {
-                MatcherReference(id: $0.id, key: $0.id, features: $0.features)
+            let madeUp: [(id: String, features: ImageFeatures)]
+            if let distractorPool, syntheticReferences > 0 {
+                madeUp = try await Self.distractors(count: syntheticReferences, from: distractorPool,
+                                                    configuration: configuration, printer: printer, threads: threads)
+            } else {
+                madeUp = SyntheticReferences.make(from: result.references, count: syntheticReferences)
             }
+            let synthetic = madeUp.map { MatcherReference(id: $0.id, key: $0.id, features: $0.features) }
             let matcher = VisualMatcher(
                 keyedReferences: references + synthetic, configuration: configuration, printer: printer,
                 nullPrints: nullPrints)
@@ -130,6 +142,34 @@ extension Catalog {
             throw .undecodablePhoto(placeID: placeID, path: path, reason: reason)
         case .failure(let error):
             throw .unreadable(path: directory, reason: error.description)
+        }
+    }
+}
+
+extension Catalog {
+    /// `count` distractors made from the photos of `pool` (``Distractors``, seeded alike in every run),
+    /// with their keypoints only.
+    static func distractors(
+        count: Int, from pool: [ReferencePhoto], configuration: VisionConfiguration, printer: (any FeaturePrinting)?,
+        threads: Int
+    ) async throws(CatalogError) -> [(id: String, features: ImageFeatures)] {
+        let loaded = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(VisionError) in
+                    try ReferenceLoader.load(photos: pool, configuration: configuration, threads: threads, printer: printer)
+                })
+            }
+        }
+        let features: [ImageFeatures]
+        switch loaded {
+        case .success(let result): features = result.references.map(\.features)
+        case .failure(let error): throw .unreadable(path: "distractor pool", reason: error.description)
+        }
+        do {
+            let distractors = try Distractors(pool: features, seed: 0x4449_5354)
+            return distractors.make(0..<count).map { ($0.id, $0.features.with(featurePrints: [])) }
+        } catch {
+            throw .unreadable(path: "distractor pool", reason: error.description)
         }
     }
 }

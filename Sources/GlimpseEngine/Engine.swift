@@ -209,7 +209,7 @@ public final class Engine: Sendable {
                 (matcher, source, cacheProblem) = try await catalog.buildVisualMatcher(
                     configuration: configuration.vision, placeIDs: configuration.placeIDs,
                     featureCache: configuration.featureCache, printer: printer, nullPrints: nullPrints,
-                    syntheticReferences: configuration.syntheticReferences)
+                    syntheticReferences: configuration.syntheticReferences, distractorPool: configuration.distractorPool)
             } catch {
                 throw .catalog(error)
             }

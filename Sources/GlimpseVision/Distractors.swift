@@ -40,7 +40,7 @@ public struct Distractors: Sendable {
             switch self {
             case .tooFewSources(let usable):
                 "distractors need at least 3 photos with feature prints and keypoints, and \(usable) have them; "
-                    + "give a catalog whose features were extracted with a feature-print model"
+                    + "give at least 3 photos, and a feature-print model to extract their prints"
             }
         }
     }

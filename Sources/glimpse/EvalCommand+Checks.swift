@@ -36,10 +36,7 @@ extension EvalCommand {
     /// The features of the `--distractor-pool` manifest's photos (extracted, not cached), or `nil`
     /// without one: distractors are then made from the catalog's photos.
     func distractorPoolFeatures(vision: VisionConfiguration, printer: any FeaturePrinting) throws -> [ImageFeatures]? {
-        guard let distractorPool else { return nil }
-        let photos = try QueryManifest.load(path: distractorPool).enumerated().map {
-            ReferencePhoto(id: "pool-\($0.offset)", path: $0.element.path)
-        }
+        guard let photos = try distractorPoolPhotos() else { return nil }
         do {
             return try ReferenceLoader.load(
                 photos: photos, configuration: vision, threads: max(1, ProcessInfo.processInfo.activeProcessorCount),
@@ -47,6 +44,14 @@ extension EvalCommand {
             ).references.map(\.features)
         } catch {
             throw IntentsCommandError(error.description)
+        }
+    }
+
+    /// The photos the `--distractor-pool` manifest lists, or `nil` without one.
+    func distractorPoolPhotos() throws -> [ReferencePhoto]? {
+        guard let distractorPool else { return nil }
+        return try QueryManifest.load(path: distractorPool).enumerated().map {
+            ReferencePhoto(id: "pool-\($0.offset)", path: $0.element.path)
         }
     }
 }

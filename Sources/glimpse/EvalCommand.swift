@@ -39,7 +39,8 @@ struct EvalCommand: AsyncParsableCommand {
     var leaveOut: Int?
 
     @Option(name: .customLong("synthetic-references"), help: ArgumentHelp(
-        "Add N synthetic references to measure query time against a larger index.", visibility: .hidden))
+        "Add N synthetic references to measure query time against a larger index (made from --distractor-pool's photos when given).",
+        visibility: .hidden))
     var syntheticReferences: Int = 0
 
     @Option(name: .customLong("accept-score"), help: ArgumentHelp("Override the decision threshold.", visibility: .hidden))
@@ -167,6 +168,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let leaveOut {
             placeIDs = Set(places.enumerated().filter { $0.offset % leaveOut != 0 }.map(\.element.id))
         }
+        let pool = try distractorPoolPhotos()
         let indexStart = StageInstant.now()
         let loaded: Engine
         do {
@@ -174,6 +176,7 @@ struct EvalCommand: AsyncParsableCommand {
                 configuration.vision = vision
                 configuration.placeIDs = placeIDs
                 configuration.syntheticReferences = syntheticReferences
+                configuration.distractorPool = pool
                 // A subset of the places would replace the catalog's shared cache file: only a named one is used.
                 if placeIDs != nil && engine.featureCache.path == nil { configuration.featureCache = nil }
                 if !entries.contains(where: { !$0.labels.isEmpty }) { configuration.labelModel = .off }
@@ -248,6 +251,7 @@ struct EvalCommand: AsyncParsableCommand {
         let summary = accumulator.summary()
         let context = EvalContext(
             references: matcher.referenceCount, syntheticReferences: syntheticReferences,
+            syntheticFrom: pool.map { "pool of \($0.count) photos" } ?? "catalog",
             leftOut: places.count - indexed.count, referenceSource: generation.referenceSource?.rawValue ?? "none",
             indexBuildMs: indexMs, indexMemoryBytes: matcher.memoryBytes, acceptScore: vision.acceptScore,
             failedQueries: failures, printLine: calibration.map(PrintLine.init), overLine: precision ? overLine : nil,

@@ -14,6 +14,9 @@ import GlimpseBasics
 struct EvalContext: Encodable {
     var references: Int
     var syntheticReferences: Int
+    /// What the synthetic references were made from: `catalog` (perturbed copies of its descriptors) or
+    /// `pool of N photos` (``Distractors`` of photos of no catalog place).
+    var syntheticFrom: String
     var leftOut: Int
     var referenceSource: String
     var indexBuildMs: Double
@@ -31,6 +34,7 @@ struct EvalContext: Encodable {
     enum CodingKeys: String, CodingKey {
         case references
         case syntheticReferences = "synthetic_references"
+        case syntheticFrom = "synthetic_from"
         case leftOut = "left_out_places"
         case referenceSource = "reference_source"
         case indexBuildMs = "index_build_ms"
@@ -132,7 +136,7 @@ enum EvalOutput {
         func f(_ x: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
         lines.append("manifest   \(manifest)")
-        lines.append("references \(c.references) (\(c.referenceSource)\(c.syntheticReferences > 0 ? ", \(c.syntheticReferences) synthetic" : "")\(c.leftOut > 0 ? ", \(c.leftOut) places left out" : "")), index built in \(f(c.indexBuildMs, 0)) ms, \(c.indexMemoryBytes / max(1, c.references)) bytes per reference")
+        lines.append("references \(c.references) (\(c.referenceSource)\(c.syntheticReferences > 0 ? ", \(c.syntheticReferences) synthetic from the \(c.syntheticFrom)" : "")\(c.leftOut > 0 ? ", \(c.leftOut) places left out" : "")), index built in \(f(c.indexBuildMs, 0)) ms, \(c.indexMemoryBytes / max(1, c.references)) bytes per reference")
         lines.append("queries    \(s.queries) (\(s.placeQueries) of catalog places, \(s.noPlaceQueries) of no place)")
         lines.append("recall@1   \(f(s.recallAt1))")
         lines.append("recall@5   \(f(s.recallAt5))")

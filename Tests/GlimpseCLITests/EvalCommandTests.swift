@@ -67,6 +67,32 @@ struct EvalCommandTests {
         #expect(check["passes"] as? Bool == (gap <= 0.03 && d <= 0.15))
     }
 
+    @Test func syntheticReferencesAreMadeFromThePoolWhenOneIsGiven() throws {
+        let m = try Self.manifest()
+        guard m.noPlace >= 3 else { return }  // the shared labelled photos are not beside the repository
+        let catalogOnly = try glimpse(["eval", "--queries", m.path, "--synthetic-references", "20", "--json"])
+        // The pool: the manifest's photos of no place.
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: m.path))) as? [[String: Any]])
+        let pool = try m.folder.write("pool.json", Array(try JSONSerialization.data(withJSONObject: entries.filter { $0["place_id"] is NSNull })))
+        let pooled = try glimpse(["eval", "--queries", m.path, "--synthetic-references", "20",
+                                  "--distractor-pool", pool, "--json"])
+        for run in [catalogOnly, pooled] {
+            #expect(run.status == 0, "\(run.err)")
+            let report = try Self.json(run.out)
+            #expect(report["synthetic_references"] as? Int == 20 && report["recall_at_1"] as? Double == 1)
+            #expect(report["false_match_rate"] as? Double == 0)
+        }
+        let (a, b) = (try Self.json(catalogOnly.out), try Self.json(pooled.out))
+        #expect(a["synthetic_from"] as? String == "catalog")
+        #expect(b["synthetic_from"] as? String == "pool of \(m.noPlace) photos")
+        #expect(b["references"] as? Int == a["references"] as? Int)
+        // A distractor mixes two photos at a third's layout: a pool of two is refused, saying why.
+        let small = try m.folder.write("small.json", Array(try JSONSerialization.data(
+            withJSONObject: Array(entries.filter { $0["place_id"] is NSNull }.prefix(2)))))
+        let refused = try glimpse(["eval", "--queries", m.path, "--synthetic-references", "20", "--distractor-pool", small])
+        #expect(refused.status != 0 && refused.err.contains("distractor pool"), "\(refused.err)")
+    }
+
     @Test func badCheckSettingsAreRefusedBeforeAnythingLoads() throws {
         let m = try Self.manifest()
         let negative = try glimpse(["eval", "--queries", m.path, "--check-print-index=-1"])

@@ -50,7 +50,7 @@ public struct EngineConfiguration: Sendable {
     /// Synthetic references added to the matcher: perturbed copies of real descriptors that crowd the
     /// shortlist but never verify, to measure matching at a larger catalog size. 0 in service.
     public var syntheticReferences = 0
-    /// Photos of no catalog place to make the synthetic references from (``Distractors``: real
+    /// Photos of no catalog place to make the synthetic references from (`Distractors`: real
     /// descriptors of these photos at real layouts) instead of perturbed copies of the catalog's own
     /// descriptors; `nil` keeps the copies.
     public var distractorPool: [ReferencePhoto]?

@@ -60,7 +60,7 @@ extension SeedWriter {
         ])
     }
 
-    /// Small flat, int8 and HNSW index files, one flat one per metric.
+    /// Small flat, int8, HNSW and binary IVF index files, one flat one per metric.
     func indexFiles() throws {
         let dimension = 4
         var rows: [Float] = []
@@ -76,6 +76,9 @@ extension SeedWriter {
         files.append(("int8.glidx", IndexFile.encode(Int8FlatIndex(quantizing: flat), tag: "")))
         let hnsw = try HNSWIndex(building: flat, parameters: HNSWParameters(maxLinks: 4, efConstruction: 16, efSearch: 8))
         files.append(("hnsw.glidx", IndexFile.encode(hnsw, tag: "scene v1")))
+        let model = BinaryIVFModel.train(rows: rows, dimension: dimension, clusters: 3, seed: 1)
+        let ivf = BinaryIVFIndex(model: model, ids: (0..<UInt32(24)).map { $0 * 8 }, vectors: rows)
+        files.append(("binary-ivf.glidx", IndexFile.encode(ivf, tag: "prints v1")))
         try write("index-file", files)
     }
 

@@ -108,6 +108,10 @@ struct PrintIndexCheck: Encodable {
         groups += (0..<settings.distractors).map { nextGroup + Int32($0) }
         let generated = start.elapsed(to: .now()).wall
 
+        guard rows.count >= settings.lists else {
+            throw IntentsCommandError(
+                "--print-index-lists \(settings.lists) is more than the \(rows.count) views to index; give at most \(rows.count)")
+        }
         let trainStart = StageInstant.now()
         let model = PrintIndex.trainModel(rows: rows, clusters: settings.lists, seed: settings.seed, threads: threads)
         let trained = trainStart.elapsed(to: .now()).wall

@@ -99,5 +99,8 @@ struct EvalCommandTests {
         #expect(negative.status != 0 && negative.err.contains("--check-print-index must be at least 0"), "\(negative.err)")
         let noLists = try glimpse(["eval", "--queries", m.path, "--check-print-index", "5", "--print-index-lists", "0"])
         #expect(noLists.status != 0 && noLists.err.contains("must be at least 1"), "\(noLists.err)")
+        // More lists than views to put in them: refused with the largest number that works.
+        let tooMany = try glimpse(["eval", "--queries", m.path, "--check-print-index", "1", "--print-index-lists", "100000"])
+        #expect(tooMany.status != 0 && tooMany.err.contains("give at most"), "\(tooMany.err)")
     }
 }

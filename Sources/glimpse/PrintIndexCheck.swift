@@ -187,6 +187,7 @@ struct PrintIndexCheck: Encodable {
     private static func distractorRows(
         _ pool: [ImageFeatures], count: Int, seed: UInt64, dimension: Int, threads: Int
     ) throws -> (rows: QuantizedRows, owners: [UInt32]) {
+        guard count > 0 else { return (QuantizedRows(dimension: dimension), []) }
         let distractors: Distractors
         do { distractors = try Distractors(pool: pool, seed: seed) } catch { throw IntentsCommandError(error.description) }
         let block = 2_048

@@ -166,7 +166,7 @@ extension Catalog {
         case .failure(let error): throw .unreadable(path: "distractor pool", reason: error.description)
         }
         do {
-            let distractors = try Distractors(pool: features, seed: 0x4449_5354)
+            let distractors = try Distractors(pool: features, seed: Distractors.measurementSeed)
             return distractors.make(0..<count).map { ($0.id, $0.features.with(featurePrints: [])) }
         } catch {
             throw .unreadable(path: "distractor pool", reason: error.description)

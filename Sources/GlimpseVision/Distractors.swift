@@ -64,6 +64,10 @@ public struct Distractors: Sendable {
         }
     }
 
+    /// The seed every measurement (`glimpse eval`'s checks and synthetic references, `glimpse bench
+    /// --scale`) makes its distractors with, so that their figures describe the same references.
+    public static let measurementSeed: UInt64 = 0x4449_5354
+
     /// The id of distractor `i`: `distractor-<i>`.
     public static func id(_ i: Int) -> String { "distractor-\(i)" }
 

@@ -4,6 +4,7 @@ import Foundation
 import GlimpseBatch
 import GlimpseBench
 import GlimpseCatalog
+import GlimpseFeaturePrint
 import GlimpseIndex
 import GlimpseVision
 
@@ -55,6 +56,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Scale mode: index types, comma-separated (flat, hnsw, visual).")
     var index = "flat,hnsw,visual"
 
+    @Option(help: ArgumentHelp(
+        "Scale mode (visual): make the synthetic references from these real photos of no catalog place (a glimpse eval manifest) instead of perturbed copies of the catalog's descriptors.",
+        valueName: "manifest"))
+    var distractorPool: String?
+
     @Option(help: "Scale mode: skip a graph build projected to take longer than this many seconds.")
     var maxBuildSeconds = 300.0
 
@@ -101,10 +107,13 @@ struct BenchCommand: AsyncParsableCommand {
                 report.scale = bench.indexes.isEmpty ? [] : try bench.run(progress: progress)
                 if visual {
                     let catalogValue = try Catalog.load(directory: matching.catalog)
-                    let visualBench = VisualScaleBench(sizes: try integers(sizes, "--sizes"))
+                    let pool = try distractorPool.map { try poolDistractors(manifest: $0) }
+                    let visualBench = VisualScaleBench(sizes: try integers(sizes, "--sizes"), distractors: pool)
                     report.notes.append(
                         "visual: \(visualBench.queries) catalog photos as queries against the \(catalogValue.places.count) "
-                            + "real references plus synthetic ones; recall = share that match themselves")
+                            + "real references plus synthetic ones made from "
+                            + (pool.map { "\($0.pool.count) photos of no catalog place" } ?? "the catalog's descriptors")
+                            + "; recall = share that match themselves")
                     report.scale = (report.scale ?? []) + (try visualBench.run(catalog: catalogValue, progress: progress))
                 }
                 for row in report.scale ?? [] where row.skipped != nil {
@@ -140,6 +149,21 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if BatchProgress.stderrIsTerminal { BatchProgress.writeError("\r\u{1B}[K") }
         print(json ? try report.json() : report.table(), terminator: json ? "\n" : "")
+    }
+
+    /// Distractors made from the photos the manifest at `path` lists, with the feature-print model the
+    /// options name (their prints set how much of each photo a distractor takes).
+    private func poolDistractors(manifest path: String) throws -> Distractors {
+        let choice = matching.featurePrint.choice(catalogDirectory: matching.catalog)
+        guard choice != .off, let printer = try FeaturePrinterPool.load(explicit: choice.namedFile, catalogDirectory: matching.catalog)
+        else { throw ValidationError("--distractor-pool needs the feature-print model (Models/featureprint.glimpsemodel)") }
+        let photos = try QueryManifest.load(path: path).enumerated().map {
+            ReferencePhoto(id: "pool-\($0.offset)", path: $0.element.path)
+        }
+        let features = try ReferenceLoader.load(
+            photos: photos, threads: max(1, ProcessInfo.processInfo.activeProcessorCount), printer: printer
+        ).references.map(\.features)
+        return try Distractors(pool: features, seed: Distractors.measurementSeed)
     }
 
     private func integers(_ text: String, _ name: String) throws -> [Int] {

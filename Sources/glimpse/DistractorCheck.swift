@@ -105,7 +105,7 @@ extension EvalCommand {
         }
         guard !probes.isEmpty else { throw IntentsCommandError("the manifest lists no photo of no catalog place (place_id null)") }
         let pool = try distractorPoolFeatures(vision: vision, printer: printer)
-        let check = try DistractorCheck.run(references: references, pool: pool, probes: probes, seed: 0x4449_5354)
+        let check = try DistractorCheck.run(references: references, pool: pool, probes: probes, seed: Distractors.measurementSeed)
         try report(check, text: check.text)
     }
 }

@@ -265,7 +265,7 @@ extension EvalCommand {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let settings = PrintIndexCheck.Settings(
             distractors: checkPrintIndex ?? 0, lists: printIndexLists,
-            search: PrintIndex.Search(probe: printIndexProbe, shortlist: printIndexShortlist), seed: 0x4449_5354)
+            search: PrintIndex.Search(probe: printIndexProbe, shortlist: printIndexShortlist), seed: Distractors.measurementSeed)
         let check = try PrintIndexCheck.run(catalog: references, placeNumbers: placeNumbers, real: real, pool: pool, probes: probes,
                                             settings: settings, scratch: scratch, threads: threads)
         try report(check, text: check.text)

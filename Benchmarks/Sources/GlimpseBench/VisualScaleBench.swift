@@ -1,12 +1,13 @@
 import GlimpseBasics
 public import GlimpseCatalog
 import GlimpseImage
-import GlimpseVision
+public import GlimpseVision
 
 /// Measures how the real visual query (LSH shortlist over binary descriptors, then geometric
-/// verification) slows down as the catalog grows: the catalog's own references plus synthetic ones
-/// (``SyntheticReferences``: perturbed real descriptors at random positions, which crowd the
-/// shortlist like real photos but never verify).
+/// verification) slows down as the catalog grows: the catalog's own references plus synthetic ones,
+/// which crowd the shortlist like real photos but never verify. They are ``Distractors`` of real photos
+/// of no catalog place when ``distractors`` is set (their keypoints: the query runs on keypoints), else
+/// ``SyntheticReferences`` (the catalog's own descriptors, perturbed, at random positions).
 public struct VisualScaleBench: Sendable {
     /// Catalog sizes, in references (the real ones included).
     public var sizes: [Int]
@@ -14,12 +15,18 @@ public struct VisualScaleBench: Sendable {
     public var queries: Int
     /// Sizes whose descriptors would exceed this many are skipped (memory and build time).
     public var maxDescriptors: Int
+    /// Where the synthetic references come from; `nil`: ``SyntheticReferences`` of the catalog.
+    public var distractors: Distractors?
 
     /// Creates a visual scale benchmark.
-    public init(sizes: [Int] = [1_000, 10_000, 100_000, 1_000_000], queries: Int = 20, maxDescriptors: Int = 12_000_000) {
+    public init(
+        sizes: [Int] = [1_000, 10_000, 100_000, 1_000_000], queries: Int = 20, maxDescriptors: Int = 12_000_000,
+        distractors: Distractors? = nil
+    ) {
         self.sizes = sizes
         self.queries = max(1, queries)
         self.maxDescriptors = maxDescriptors
+        self.distractors = distractors
     }
 
     /// Runs every size over `catalog`, smallest first.
@@ -47,7 +54,10 @@ public struct VisualScaleBench: Sendable {
                 continue
             }
             progress("visual matcher, \(size) references: building")
-            let synthetic = SyntheticReferences.make(from: real, count: max(0, size - real.count))
+            let extra = max(0, size - real.count)
+            let synthetic = distractors.map { made in
+                made.make(0..<extra).map { (id: $0.id, features: $0.features.with(featurePrints: [])) }
+            } ?? SyntheticReferences.make(from: real, count: extra)
             var start = clock.now
             let matcher = VisualMatcher(references: real + synthetic)
             let build = (clock.now - start).seconds

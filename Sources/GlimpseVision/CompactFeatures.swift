@@ -11,8 +11,28 @@ public enum CompactFeatures {
     /// No extraction runs: the stored features of a photo are enough, so a large catalog reduces what
     /// it already holds.
     public static func reduced(_ features: ImageFeatures, to limit: Int, cells: Int) -> ImageFeatures {
+        guard features.count > max(0, limit) else { return features }
+        var keypoints: [Keypoint] = []
+        var words: [UInt64] = []
+        let kept = keptIndices(features, limit: limit, cells: cells)
+        keypoints.reserveCapacity(kept.count)
+        words.reserveCapacity(kept.count * ImageFeatures.wordsPerDescriptor)
+        for i in kept {
+            keypoints.append(features.keypoints[i])
+            let w = i * ImageFeatures.wordsPerDescriptor
+            words.append(contentsOf: features.descriptorWords[w..<(w + ImageFeatures.wordsPerDescriptor)])
+        }
+        return ImageFeatures(
+            width: features.width, height: features.height, keypoints: keypoints, descriptorWords: words,
+            featurePrints: features.featurePrints)
+    }
+
+    /// The positions in `features` of the keypoints ``reduced(_:to:cells:)`` keeps, in the order it keeps
+    /// them (level by level, each level's in spread order); every position, in order, when there are no
+    /// more than `limit`.
+    public static func keptIndices(_ features: ImageFeatures, limit: Int, cells: Int) -> [Int] {
         let limit = max(0, limit)
-        guard features.count > limit else { return features }
+        guard features.count > limit else { return Array(0..<features.count) }
         // Keypoints grouped by level, in order of first appearance (extraction writes levels in order).
         var levelOrder: [Int32] = []
         var members: [Int32: [Int]] = [:]
@@ -22,10 +42,8 @@ public enum CompactFeatures {
         }
         let counts = levelOrder.map { members[$0]?.count ?? 0 }
         let budgets = shares(of: limit, over: counts)
-        var keypoints: [Keypoint] = []
-        var words: [UInt64] = []
-        keypoints.reserveCapacity(limit)
-        words.reserveCapacity(limit * ImageFeatures.wordsPerDescriptor)
+        var kept: [Int] = []
+        kept.reserveCapacity(limit)
         for (level, budget) in zip(levelOrder, budgets) where budget > 0 {
             let indices = members[level] ?? []
             let scale = max(features.keypoints[indices[0]].scale, .leastNonzeroMagnitude)
@@ -36,15 +54,10 @@ public enum CompactFeatures {
                 return FASTDetector.Corner(x: levelCoordinate(k.x, scale), y: levelCoordinate(k.y, scale), response: k.response)
             }
             for chosen in FASTDetector.spreadIndices(corners, count: budget, width: width, height: height, cells: cells) {
-                let i = indices[chosen]
-                keypoints.append(features.keypoints[i])
-                let w = i * ImageFeatures.wordsPerDescriptor
-                words.append(contentsOf: features.descriptorWords[w..<(w + ImageFeatures.wordsPerDescriptor)])
+                kept.append(indices[chosen])
             }
         }
-        return ImageFeatures(
-            width: features.width, height: features.height, keypoints: keypoints, descriptorWords: words,
-            featurePrints: features.featurePrints)
+        return kept
     }
 
     /// A position in the extraction image as a whole pixel of the level at `scale`; 0 for a value that

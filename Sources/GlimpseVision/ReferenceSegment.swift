@@ -19,8 +19,14 @@ struct ReferenceSegment: Sendable {
     let points: [Float]
     /// The reference (within the segment) that owns each descriptor.
     let owners: [UInt32]
-    /// The shortlist index over `words`.
+    /// The shortlist index over `lshWords`.
     let lsh: LSHIndex
+    /// The descriptors the shortlist indexes: `words` itself, or with
+    /// ``VisionConfiguration/indexedKeypointLimit`` a subset of them, four words each.
+    let lshWords: [UInt64]
+    /// For a subset, the descriptor (an index into `owners` and `points`) of each indexed one, ascending;
+    /// `nil` when every descriptor is indexed.
+    let lshDescriptors: [UInt32]?
     /// The references' feature prints (several views each), `printDimension` values each.
     let prints: [Float]
     /// The reference (within the segment) each row of `prints` belongs to.
@@ -80,11 +86,29 @@ struct ReferenceSegment: Sendable {
         self.words = words
         self.points = points
         self.owners = owners
-        if let base {
-            lsh = LSHIndex(words: words, sharingBitsOf: base)
-        } else {
-            lsh = LSHIndex(words: words, tables: configuration.lshTables, minimumBits: configuration.lshBits)
+        let indexed = configuration.indexedKeypointLimit.map { limit in
+            references.enumerated().flatMap { r, ref in
+                CompactFeatures.keptIndices(ref.features, limit: limit, cells: configuration.referenceKeypointGrid)
+                    .sorted().map { UInt32(starts[r] + $0) }
+            }
         }
+        (lshWords, lshDescriptors, lsh) = Self.index(words, subset: indexed, configuration: configuration, keyedLike: base)
+    }
+
+    /// The shortlist index over `words`, or over the descriptors `subset` names (then with their words
+    /// gathered), keyed like `base` when given.
+    private static func index(
+        _ words: [UInt64], subset: [UInt32]?, configuration: VisionConfiguration, keyedLike base: LSHIndex?
+    ) -> ([UInt64], [UInt32]?, LSHIndex) {
+        var indexedWords = words
+        if let subset {
+            indexedWords = []
+            indexedWords.reserveCapacity(subset.count * 4)
+            for d in subset { indexedWords.append(contentsOf: words[(4 * Int(d))..<(4 * Int(d) + 4)]) }
+        }
+        let lsh = base.map { LSHIndex(words: indexedWords, sharingBitsOf: $0) }
+            ?? LSHIndex(words: indexedWords, tables: configuration.lshTables, minimumBits: configuration.lshBits)
+        return (indexedWords, subset, lsh)
     }
 
     /// One segment holding the references of `segments` for which `keep(segment, reference)` is true,
@@ -98,7 +122,11 @@ struct ReferenceSegment: Sendable {
         var groups: [Int32] = [], keys: [String] = [], longSides: [Double] = [], sizes: [Int32] = []
         var starts = [0], words: [UInt64] = [], points: [Float] = [], owners: [UInt32] = []
         var prints: [Float] = [], printOwners: [Int32] = []
+        // The indexed subset carries over: a source that indexes everything contributes every descriptor.
+        let subsetted = segments.contains { $0.lshDescriptors != nil }
+        var indexed: [UInt32] = []
         for (s, segment) in segments.enumerated() {
+            var next = 0  // the first of the source's indexed descriptors not yet passed (they ascend, as r does)
             var rowsOf: [[Int]] = Array(repeating: [], count: segment.count)
             for (row, owner) in segment.printOwners.enumerated() { rowsOf[Int(owner)].append(row) }
             for r in 0..<segment.count where keep(s, r) {
@@ -108,6 +136,18 @@ struct ReferenceSegment: Sendable {
                 longSides.append(segment.longSides[r])
                 sizes.append(contentsOf: segment.sizes[(2 * r)..<(2 * r + 2)])
                 let lo = segment.descriptorStarts[r], hi = segment.descriptorStarts[r + 1]
+                let newStart = words.count / 4
+                if subsetted {
+                    if let sourceIndexed = segment.lshDescriptors {
+                        while next < sourceIndexed.count && Int(sourceIndexed[next]) < lo { next += 1 }
+                        while next < sourceIndexed.count && Int(sourceIndexed[next]) < hi {
+                            indexed.append(UInt32(newStart + Int(sourceIndexed[next]) - lo))
+                            next += 1
+                        }
+                    } else {
+                        indexed.append(contentsOf: (newStart..<(newStart + hi - lo)).map { UInt32($0) })
+                    }
+                }
                 words.append(contentsOf: segment.words[(4 * lo)..<(4 * hi)])
                 points.append(contentsOf: segment.points[(2 * lo)..<(2 * hi)])
                 owners.append(contentsOf: repeatElement(local, count: hi - lo))
@@ -128,17 +168,15 @@ struct ReferenceSegment: Sendable {
         self.owners = owners
         self.prints = prints
         self.printOwners = printOwners
-        if let base {
-            lsh = LSHIndex(words: words, sharingBitsOf: base)
-        } else {
-            lsh = LSHIndex(words: words, tables: configuration.lshTables, minimumBits: configuration.lshBits)
-        }
+        (lshWords, lshDescriptors, lsh) = Self.index(
+            words, subset: subsetted ? indexed : nil, configuration: configuration, keyedLike: base)
     }
 
     /// Bytes held by the descriptors, keypoint positions, prints and the index.
     var memoryBytes: Int {
         words.count * 8 + points.count * 4 + owners.count * 4 + prints.count * 4 + printOwners.count * 4
             + descriptorStarts.count * 8 + sizes.count * 4 + lsh.memoryBytes
+            + (lshDescriptors.map { $0.count * 4 + lshWords.count * 8 } ?? 0)
     }
 }
 

@@ -24,6 +24,10 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// theirs. `nil`, the default, keeps them all. Not an extraction setting: stored features serve any
     /// limit.
     public var referenceKeypointLimit: Int? = nil
+    /// When set, the shortlist's vote indexes at most this many of each reference's keypoints, chosen as
+    /// ``CompactFeatures/reduced(_:to:cells:)`` chooses them, while verification still compares all the
+    /// reference keeps: a smaller index for very large catalogs. `nil`, the default, indexes them all.
+    public var indexedKeypointLimit: Int? = nil
     /// The number of pyramid levels, level 0 being the resampled image.
     public var pyramidLevels: Int
     /// The scale step between consecutive pyramid levels (greater than 1).
@@ -178,6 +182,10 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         if let referenceKeypointLimit {
             try check(referenceKeypointLimit >= 8 && referenceKeypointLimit <= maxKeypoints,
                       "referenceKeypointLimit must be in 8...maxKeypoints (\(maxKeypoints)), got \(referenceKeypointLimit)")
+        }
+        if let indexedKeypointLimit {
+            try check(indexedKeypointLimit >= 8 && indexedKeypointLimit <= maxKeypoints,
+                      "indexedKeypointLimit must be in 8...maxKeypoints (\(maxKeypoints)), got \(indexedKeypointLimit)")
         }
         try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
         try check(pyramidScale > 1.01 && pyramidScale <= 2, "pyramidScale must be in (1.01, 2], got \(pyramidScale)")

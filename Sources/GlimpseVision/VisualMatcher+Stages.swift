@@ -90,10 +90,11 @@ extension VisualMatcher {
         for (s, segment) in segments.enumerated() where segment.lsh.count > 0 {
             let base = segmentStarts[s]
             let nearest = segment.lsh.nearest(
-                queries: features.descriptorWords, references: segment.words, bucketCap: configuration.lshBucketCap,
+                queries: features.descriptorWords, references: segment.lshWords, bucketCap: configuration.lshBucketCap,
                 tables: tables)
             for (i, nn) in nearest.enumerated() where nn.index >= 0 && nn.distance < best[i].distance {
-                let reference = base + Int(segment.owners[Int(nn.index)])
+                let descriptor = segment.lshDescriptors.map { Int($0[Int(nn.index)]) } ?? Int(nn.index)
+                let reference = base + Int(segment.owners[descriptor])
                 if live[reference] { best[i] = (Int32(reference), nn.distance) }
             }
         }

@@ -94,6 +94,11 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var referenceKeypoints: Int?
 
+    @Option(name: .customLong("indexed-keypoints"), help: ArgumentHelp(
+        "Index at most this many keypoints per reference photo for the shortlist (verification compares them all).",
+        visibility: .hidden))
+    var indexedKeypoints: Int?
+
     @Flag(name: .customLong("check-distractors"), help: ArgumentHelp(
         "Instead of evaluating, check that distractors (made from the catalog, or from --distractor-pool) lie as close to the manifest's photos (of no catalog place) as the catalog's photos do.",
         visibility: .hidden))
@@ -148,6 +153,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let printShortlist { vision.printShortlistSize = printShortlist }
         if let referenceKeypointGrid { vision.referenceKeypointGrid = referenceKeypointGrid }
         if let referenceKeypoints { vision.referenceKeypointLimit = referenceKeypoints }
+        if let indexedKeypoints { vision.indexedKeypointLimit = indexedKeypoints }
         if let decision {
             let parts = decision.split(separator: ",").compactMap { Double($0) }
             guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }

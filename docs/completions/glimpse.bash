@@ -469,7 +469,7 @@ _glimpse_bench() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --scale --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --folder --passes --limit --sizes --dimension --queries --index --max-build-seconds --socket --concurrency --duration)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --folder --passes --limit --sizes --dimension --queries --index --distractor-pool --max-build-seconds --socket --concurrency --duration)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -509,6 +509,9 @@ _glimpse_bench() {
         return
         ;;
     '--index')
+        return
+        ;;
+    '--distractor-pool')
         return
         ;;
     '--max-build-seconds')

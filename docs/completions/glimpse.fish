@@ -37,7 +37,7 @@ function __glimpse_parse_tokens -S
         case 'eval'
             __glimpse_parse_subcommand 0 'catalog=' 'feature-cache=' 'no-feature-cache' 'label-model=' 'featureprint-model=' 'featureprint-precision=' 'no-featureprint' 'queries=' 'json' 'leave-out=' 'false-match-rate=' 'min-score=' 'precision' 'version' 'h/help'
         case 'bench'
-            __glimpse_parse_subcommand 0 'catalog=' 'feature-cache=' 'no-feature-cache' 'label-model=' 'featureprint-model=' 'featureprint-precision=' 'no-featureprint' 'folder=' 'passes=' 'limit=' 'scale' 'sizes=' 'dimension=' 'queries=' 'index=' 'max-build-seconds=' 'socket=' 'concurrency=' 'duration=' 'json' 'version' 'h/help'
+            __glimpse_parse_subcommand 0 'catalog=' 'feature-cache=' 'no-feature-cache' 'label-model=' 'featureprint-model=' 'featureprint-precision=' 'no-featureprint' 'folder=' 'passes=' 'limit=' 'scale' 'sizes=' 'dimension=' 'queries=' 'index=' 'distractor-pool=' 'max-build-seconds=' 'socket=' 'concurrency=' 'duration=' 'json' 'version' 'h/help'
         case 'models'
             __glimpse_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -253,6 +253,7 @@ complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_option
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse bench" dimension' -l 'dimension' -d 'Scale mode: vector dimension.' -rfka ''
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse bench" queries' -l 'queries' -d 'Scale mode: queries per size and index.' -rfka ''
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse bench" index' -l 'index' -d 'Scale mode: index types, comma-separated (flat, hnsw, visual).' -rfka ''
+complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse bench" distractor-pool' -l 'distractor-pool' -d 'Scale mode (visual): make the synthetic references from these real photos of no catalog place (a glimpse eval manifest) instead of perturbed copies of the catalog\'s descriptors.' -rfka ''
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse bench" max-build-seconds' -l 'max-build-seconds' -d 'Scale mode: skip a graph build projected to take longer than this many seconds.' -rfka ''
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse bench" socket' -l 'socket' -d 'Daemon mode: the daemon\'s socket path.' -rfka ''
 complete -c 'glimpse' -n '__glimpse_should_offer_completions_for_flags_or_options "glimpse bench" concurrency' -l 'concurrency' -d 'Daemon mode: connections at once, comma-separated levels.' -rfka ''

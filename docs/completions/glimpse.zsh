@@ -265,6 +265,7 @@ _glimpse_bench() {
         '--dimension[Scale mode\: vector dimension.]:dimension:'
         '--queries[Scale mode\: queries per size and index.]:queries:'
         '--index[Scale mode\: index types, comma-separated (flat, hnsw, visual).]:index:'
+        '--distractor-pool[Scale mode (visual)\: make the synthetic references from these real photos of no catalog place (a glimpse eval manifest) instead of perturbed copies of the catalog'\''s descriptors.]:manifest:'
         '--max-build-seconds[Scale mode\: skip a graph build projected to take longer than this many seconds.]:max-build-seconds:'
         '--socket[Daemon mode\: the daemon'\''s socket path.]:socket:'
         '--concurrency[Daemon mode\: connections at once, comma-separated levels.]:concurrency:'

@@ -86,6 +86,14 @@ public struct QuantizedRows: Sendable {
         return out
     }
 
+    /// The decoded (approximate) rows of `range`, row after row.
+    public func decoded(rows range: Range<Int>) -> [Float] {
+        var out: [Float] = []
+        out.reserveCapacity(range.count * dimension)
+        for row in range { decode(row, appendingTo: &out) }
+        return out
+    }
+
     /// Appends the decoded (approximate) row `row` to `out`.
     public func decode(_ row: Int, appendingTo out: inout [Float]) {
         let offset = offsets[row], scale = scales[row]

@@ -74,7 +74,7 @@ public struct PrintIndex: Sendable {
         let batch = 4_096
         for start in stride(from: 0, to: rows.count, by: batch) {
             let range = start..<min(rows.count, start + batch)
-            builder.add(ids: range.map { UInt32($0) }, vectors: Self.decoded(rows, range), threads: threads)
+            builder.add(ids: range.map { UInt32($0) }, vectors: rows.decoded(rows: range), threads: threads)
         }
         ivf = builder.finish()
     }
@@ -155,13 +155,5 @@ public struct PrintIndex: Sendable {
     private static func top<S: Sequence<Match>>(_ matches: S, count: Int) -> [Match] {
         Array(matches.sorted { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.group < $1.group }
             .prefix(max(0, count)))
-    }
-
-    /// The decoded rows of `range`, row after row.
-    private static func decoded(_ rows: QuantizedRows, _ range: Range<Int>) -> [Float] {
-        var out: [Float] = []
-        out.reserveCapacity(range.count * rows.dimension)
-        for row in range { rows.decode(row, appendingTo: &out) }
-        return out
     }
 }

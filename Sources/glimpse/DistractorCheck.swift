@@ -11,6 +11,11 @@ import GlimpseVision
 /// print similarity to the catalog's photos, against its best similarity to each of `samples` sets of as
 /// many distractors, made from the catalog's photos or from `--distractor-pool`'s. Realistic distractors
 /// give the two distributions the same shape; distractors that are too easy lie lower, too hard higher.
+///
+/// With a pool, the probes are also compared with sets of as many of the pool's own real photos. That
+/// separates the two causes of a gap: distractors far from the real pool photos mean the generator is
+/// off; real pool photos as far from the catalog's as the distractors mean the pool's kind of picture
+/// differs from the catalog's (landscapes against landmarks), which only another pool can change.
 struct DistractorCheck: Encodable {
     /// Three quantiles of a distribution of best similarities.
     struct Quantiles: Encodable {
@@ -45,16 +50,27 @@ struct DistractorCheck: Encodable {
     var quantileGap: Double
     var kolmogorovSmirnov: Double
     var passes: Bool
+    /// With a pool: the probes' best similarities to sets of the pool's real photos.
+    var realPool: Quantiles?
+    /// With a pool: the largest quantile gap between the distractors and the real pool photos.
+    var generatorGap: Double?
+    /// With a pool: the Kolmogorov–Smirnov statistic of the distractors against the real pool photos.
+    var generatorKolmogorovSmirnov: Double?
 
     enum CodingKeys: String, CodingKey {
         case probes, samples, seed, catalog, distractors, passes
         case catalogPhotos = "catalog_photos"
         case quantileGap = "quantile_gap"
         case kolmogorovSmirnov = "kolmogorov_smirnov"
+        case realPool = "real_pool"
+        case generatorGap = "generator_gap"
+        case generatorKolmogorovSmirnov = "generator_kolmogorov_smirnov"
     }
 
     /// Runs the check of `probes` against `references` (the catalog's features, with prints) and
-    /// `samples` sets of as many distractors made with `seed` from `pool` (the references when `nil`).
+    /// `samples` sets of as many distractors made with `seed` from `pool` (the references when `nil`), and
+    /// with a pool, against `samples` sets of as many of its photos (all of them when it has fewer), drawn
+    /// with `seed`.
     static func run(
         references: [ImageFeatures], pool: [ImageFeatures]?, probes: [FeaturePrint], seed: UInt64, samples: Int = 10
     ) throws -> DistractorCheck {
@@ -69,9 +85,21 @@ struct DistractorCheck: Encodable {
         let catalog = Quantiles(toCatalog), made = Quantiles(toDistractors)
         let gap = catalog.gap(to: made)
         let ks = Distractors.kolmogorovSmirnov(toCatalog, toDistractors)
-        return DistractorCheck(
+        var check = DistractorCheck(
             probes: probes.count, catalogPhotos: size, samples: samples, seed: seed, catalog: catalog, distractors: made,
             quantileGap: gap, kolmogorovSmirnov: ks, passes: gap <= quantileTolerance && ks <= largestKS)
+        if let pool {
+            var generator = SeededGenerator(seed: seed)
+            var toPool: [Float] = []
+            for _ in 0..<samples {
+                toPool += Distractors.bestSimilarities(of: probes, to: Array(pool.shuffled(using: &generator).prefix(size)))
+            }
+            let real = Quantiles(toPool)
+            check.realPool = real
+            check.generatorGap = made.gap(to: real)
+            check.generatorKolmogorovSmirnov = Distractors.kolmogorovSmirnov(toPool, toDistractors)
+        }
+        return check
     }
 
     /// The check as lines of text.
@@ -86,7 +114,16 @@ struct DistractorCheck: Encodable {
               largest quantile gap \(String(format: "%.3f", quantileGap)) (line \(Self.quantileTolerance)), \
             Kolmogorov-Smirnov D \(String(format: "%.3f", kolmogorovSmirnov)) (line \(Self.largestKS)): \
             \(passes ? "realistic" : "NOT realistic")
-            """
+            """ + poolText(row)
+    }
+
+    /// With a pool, the row of its real photos and how the distractors compare with them.
+    private func poolText(_ row: (String, Quantiles) -> String) -> String {
+        guard let realPool, let generatorGap, let generatorKolmogorovSmirnov else { return "" }
+        return "\n" + row("  to \(samples) sets of \(catalogPhotos) real pool photos:   ", realPool) + "\n"
+            + "  distractors against the real pool photos: largest quantile gap "
+            + String(format: "%.3f", generatorGap) + ", Kolmogorov-Smirnov D "
+            + String(format: "%.3f", generatorKolmogorovSmirnov)
     }
 }
 

@@ -65,6 +65,30 @@ struct EvalCommandTests {
         #expect(check["probes"] as? Int == m.noPlace && check["samples"] as? Int == 10)
         let gap = try #require(check["quantile_gap"] as? Double), d = try #require(check["kolmogorov_smirnov"] as? Double)
         #expect(check["passes"] as? Bool == (gap <= 0.03 && d <= 0.15))
+        // Without a pool the distractors come from the catalog, and there is no separate pool to compare.
+        #expect(check["real_pool"] == nil && check["generator_gap"] == nil)
+    }
+
+    @Test func theDistractorCheckWithAPoolAlsoComparesThePoolsOwnPhotos() throws {
+        let m = try Self.manifest()
+        guard m.noPlace >= 3 else { return }  // the shared labelled photos are not beside the repository
+        // The pool is the probes themselves: each probe's best real pool photo is itself (its print made
+        // from the extraction's copy of the picture, so a little under 1).
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: m.path))) as? [[String: Any]])
+        let pool = try m.folder.write("pool.json", Array(try JSONSerialization.data(withJSONObject: entries.filter { $0["place_id"] is NSNull })))
+        let run = try glimpse(["eval", "--queries", m.path, "--check-distractors", "--distractor-pool", pool, "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let check = try Self.json(run.out)
+        let real = try #require(check["real_pool"] as? [String: Double])
+        #expect((real["p10"] ?? 0) > 0.9 && (real["p90"] ?? 2) <= 1.001, "\(real)")
+        // The generator's gap is the distractors' row against the real pool photos' row.
+        let made = try #require(check["distractors"] as? [String: Double])
+        let gap = try #require(check["generator_gap"] as? Double)
+        let expected = ["p10", "p50", "p90"].map { abs((made[$0] ?? 0) - (real[$0] ?? 0)) }.max() ?? -1
+        #expect(abs(gap - expected) < 1e-9, "\(made) \(real)")
+        #expect((check["generator_kolmogorov_smirnov"] as? Double ?? 0) > 0)
+        let text = try glimpse(["eval", "--queries", m.path, "--check-distractors", "--distractor-pool", pool])
+        #expect(text.out.contains("real pool photos") && text.out.contains("distractors against the real pool photos"), "\(text.out)")
     }
 
     @Test func syntheticReferencesAreMadeFromThePoolWhenOneIsGiven() throws {

@@ -46,9 +46,8 @@ public enum CompactFeatures {
         kept.reserveCapacity(limit)
         for (level, budget) in zip(levelOrder, budgets) where budget > 0 {
             let indices = members[level] ?? []
-            let scale = max(features.keypoints[indices[0]].scale, .leastNonzeroMagnitude)
-            let width = max(1, Int((Float(features.width) / scale).rounded()))
-            let height = max(1, Int((Float(features.height) / scale).rounded()))
+            let scale = features.keypoints[indices[0]].scale
+            let width = levelSize(features.width, scale), height = levelSize(features.height, scale)
             let corners = indices.map { i in
                 let k = features.keypoints[i]
                 return FASTDetector.Corner(x: levelCoordinate(k.x, scale), y: levelCoordinate(k.y, scale), response: k.response)
@@ -66,6 +65,15 @@ public enum CompactFeatures {
         let level = (value / scale).rounded(.down)
         guard level.isFinite else { return 0 }
         return Int32(max(Float(Int32.min), min(Float(Int32.max - 127), level)))
+    }
+
+    /// A side of `size` pixels at a level of scale `scale`, rounded: at least 1, and 1 for a scale that is
+    /// not a positive finite number (stored features are read from files and databases, so a scale can
+    /// be anything), at most `Int32.max`.
+    static func levelSize(_ size: Int, _ scale: Float) -> Int {
+        let side = (Float(size) / scale).rounded()
+        guard side.isFinite, side >= 1, scale > 0 else { return 1 }
+        return Int(min(Float(Int32.max - 127), side))
     }
 
     /// `total` split over parts in proportion to `weights`, each part at most its weight, rounded by

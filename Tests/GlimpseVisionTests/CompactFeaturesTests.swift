@@ -73,6 +73,25 @@ import Testing
         #expect(CompactFeatures.levelCoordinate(.nan, 1) == 0 && CompactFeatures.levelCoordinate(12.7, 1.2) == 10)
     }
 
+    /// A level's size comes from its first keypoint's scale, which stored features can hold as anything:
+    /// a scale that is not a positive finite number, or so small that the level would be wider than any
+    /// integer, used to stop the process.
+    @Test(arguments: [Float.nan, 0, -1, 1e-30, .infinity, -.infinity, .leastNonzeroMagnitude])
+    func scalesThatAreNotUsableDoNotStopTheReduction(scale: Float) {
+        var keypoints = Self.synthetic(perLevel: [30, 20]).keypoints
+        for i in keypoints.indices where keypoints[i].level == keypoints[0].level { keypoints[i].scale = scale }
+        let features = ImageFeatures(width: 400, height: 300, keypoints: keypoints, descriptorWords: [UInt64](repeating: 0, count: 200))
+        #expect(CompactFeatures.reduced(features, to: 10, cells: 4).count == 10)
+        #expect(CompactFeatures.keptIndices(features, limit: 10, cells: 4).count == 10)
+        #expect(CompactFeatures.levelSize(400, scale) >= 1)
+    }
+
+    @Test func levelSizesRoundAndStayAtLeastOne() {
+        #expect(CompactFeatures.levelSize(400, 1) == 400 && CompactFeatures.levelSize(400, 1.5) == 267)
+        #expect(CompactFeatures.levelSize(1, 8) == 1 && CompactFeatures.levelSize(0, 1) == 1)
+        #expect(CompactFeatures.levelSize(400, 1e-30) == Int(Int32.max - 127))
+    }
+
     @Test func sharesAreProportionalAndSumToTheTotal() {
         #expect(CompactFeatures.shares(of: 500, over: [600, 300, 100]) == [300, 150, 50])
         #expect(CompactFeatures.shares(of: 10, over: [1, 1, 1]) == [1, 1, 1])

@@ -63,29 +63,62 @@ public enum CatalogTransfer {
     /// Writes the store's catalog to `directory`: `catalog.json` (pretty, sorted keys) and every photo,
     /// byte for byte, under its stored name.
     ///
+    /// The catalog is read first and the photos after it, so a daemon editing the same store meanwhile
+    /// can remove a photo between the two. Then the export starts again from a fresh read (at most
+    /// `attempts` reads in all), and photo files an earlier attempt wrote that the final catalog no longer
+    /// names are removed: the folder ends as one state of the store, never a mix.
+    ///
     /// - Returns: the number of places and photo files written.
+    /// - Throws: ``StoreError/notFound(type:id:)`` for a photo still missing after `attempts` reads (the
+    ///   store is being edited faster than it can be exported: try again when it is quieter), or another
+    ///   ``StoreError`` of the store or the folder.
     @discardableResult
     public static func export(
-        from store: some CatalogStore, to directory: String
+        from store: some CatalogStore, to directory: String, attempts: Int = 3
     ) async throws(StoreError) -> (places: Int, photos: Int) {
-        let stored = try await store.read(featuresKey: nil)
-        var written = Set<String>()
-        for place in stored.places {
-            for photo in place.photos where written.insert(photo.name).inserted {
-                let bytes = try await store.photoBytes(sha256: photo.sha256)
-                try write(bytes, to: directory + "/" + photo.name)
+        var ours = Set<String>()  // photo files this export has written, in any attempt
+        var attempt = 1
+        while true {
+            let stored = try await store.read(featuresKey: nil)
+            var written = Set<String>()
+            do throws(StoreError) {
+                for place in stored.places {
+                    for photo in place.photos where written.insert(photo.name).inserted {
+                        let bytes = try await store.photoBytes(sha256: photo.sha256)
+                        try write(bytes, to: directory + "/" + photo.name)
+                        ours.insert(photo.name)
+                    }
+                }
+            } catch .notFound where attempt < attempts {
+                attempt += 1  // removed by an edit after the read: read the catalog again
+                continue
             }
+            for name in ours.subtracting(written) { try remove(directory + "/" + name) }
+            try writeDefinition(stored.definition, to: directory)
+            return (stored.places.count, written.count)
         }
+    }
+
+    private static func writeDefinition(_ definition: CatalogDefinition, to directory: String) throws(StoreError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let json: Data
         do {
-            json = try encoder.encode(stored.definition)
+            json = try encoder.encode(definition)
         } catch {
             throw .io(path: directory, reason: "cannot encode the catalog: \(error)")
         }
         try write(Array(json) + [0x0A], to: directory + "/" + Catalog.fileName)
-        return (stored.places.count, written.count)
+    }
+
+    private static func remove(_ path: String) throws(StoreError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch CocoaError.fileNoSuchFile {
+            return
+        } catch {
+            throw .io(path: path, reason: "cannot remove a photo an earlier read named: \(error.localizedDescription)")
+        }
     }
 
     private static func write(_ bytes: [UInt8], to path: String) throws(StoreError) {

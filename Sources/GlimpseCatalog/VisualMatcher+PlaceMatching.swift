@@ -95,10 +95,16 @@ extension Catalog {
     /// ``makeVisualMatcher(configuration:placeIDs:featureCache:printer:nullPrints:syntheticReferences:distractorPool:)``, also
     /// saying where the reference features came from and, when the cache could not be used or
     /// written, why.
+    ///
+    /// With `keypointSlots`, a path, the references' full keypoint sets are written to a new slot file
+    /// there (``KeypointSlots``) and verification reads them back, so that memory holds only what the
+    /// shortlist indexes (``VisionConfiguration/indexedKeypointLimit``).
+    ///
+    /// - Throws: also ``CatalogError/unreadable(path:reason:)`` when the slot file cannot be made.
     public func buildVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
         printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0,
-        distractorPool: [ReferencePhoto]? = nil
+        distractorPool: [ReferencePhoto]? = nil, keypointSlots: String? = nil
     ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
@@ -133,9 +139,19 @@ extension Catalog {
                 madeUp = SyntheticReferences.make(from: result.references, count: syntheticReferences)
             }
             let synthetic = madeUp.map { MatcherReference(id: $0.id, key: $0.id, features: $0.features) }
+            var slots: KeypointSlots?
+            if let keypointSlots {
+                do throws(SlotFileError) {
+                    slots = try KeypointSlots.create(
+                        path: keypointSlots, maxKeypoints: configuration.referenceKeypointLimit ?? configuration.maxKeypoints,
+                        tag: "keypoints;" + configuration.extractionFingerprint)
+                } catch {
+                    throw .unreadable(path: keypointSlots, reason: error.description)
+                }
+            }
             let matcher = VisualMatcher(
                 keyedReferences: references + synthetic, configuration: configuration, printer: printer,
-                nullPrints: nullPrints)
+                nullPrints: nullPrints, keypointSlots: slots)
             return (matcher, result.source, result.cacheProblem)
         case .failure(.referencePhoto(let path, let reason)):
             let placeID = places.first { $0.photos.contains { $0.path == path } }?.id ?? ""

@@ -209,7 +209,8 @@ public final class Engine: Sendable {
                 (matcher, source, cacheProblem) = try await catalog.buildVisualMatcher(
                     configuration: configuration.vision, placeIDs: configuration.placeIDs,
                     featureCache: configuration.featureCache, printer: printer, nullPrints: nullPrints,
-                    syntheticReferences: configuration.syntheticReferences, distractorPool: configuration.distractorPool)
+                    syntheticReferences: configuration.syntheticReferences, distractorPool: configuration.distractorPool,
+                    keypointSlots: configuration.keypointSlots)
             } catch {
                 throw .catalog(error)
             }

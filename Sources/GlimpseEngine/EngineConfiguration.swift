@@ -54,6 +54,10 @@ public struct EngineConfiguration: Sendable {
     /// descriptors of these photos at real layouts) instead of perturbed copies of the catalog's own
     /// descriptors; `nil` keeps the copies.
     public var distractorPool: [ReferencePhoto]?
+    /// A path for a new file of the references' full keypoint sets, which verification reads back while
+    /// memory keeps only what the shortlist indexes (`VisionConfiguration.indexedKeypointLimit`); `nil`
+    /// holds everything in memory.
+    public var keypointSlots: String?
     /// The key that signs cursors. Daemons that share cursors use one key.
     public var cursorKey: CursorKey = .random()
     /// Page sizes and label-fit limits of the visual search.

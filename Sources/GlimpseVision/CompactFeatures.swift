@@ -12,19 +12,7 @@ public enum CompactFeatures {
     /// it already holds.
     public static func reduced(_ features: ImageFeatures, to limit: Int, cells: Int) -> ImageFeatures {
         guard features.count > max(0, limit) else { return features }
-        var keypoints: [Keypoint] = []
-        var words: [UInt64] = []
-        let kept = keptIndices(features, limit: limit, cells: cells)
-        keypoints.reserveCapacity(kept.count)
-        words.reserveCapacity(kept.count * ImageFeatures.wordsPerDescriptor)
-        for i in kept {
-            keypoints.append(features.keypoints[i])
-            let w = i * ImageFeatures.wordsPerDescriptor
-            words.append(contentsOf: features.descriptorWords[w..<(w + ImageFeatures.wordsPerDescriptor)])
-        }
-        return ImageFeatures(
-            width: features.width, height: features.height, keypoints: keypoints, descriptorWords: words,
-            featurePrints: features.featurePrints)
+        return features.keeping(keptIndices(features, limit: limit, cells: cells))
     }
 
     /// The positions in `features` of the keypoints ``reduced(_:to:cells:)`` keeps, in the order it keeps

@@ -68,6 +68,20 @@ public struct ImageFeatures: Sendable, Equatable {
                       featurePrints: prints)
     }
 
+    /// Only the keypoints (with their descriptors) at `indices`, in that order; size and prints kept.
+    public func keeping(_ indices: [Int]) -> ImageFeatures {
+        var kept: [Keypoint] = []
+        var words: [UInt64] = []
+        kept.reserveCapacity(indices.count)
+        words.reserveCapacity(indices.count * Self.wordsPerDescriptor)
+        for i in indices {
+            kept.append(keypoints[i])
+            let w = i * Self.wordsPerDescriptor
+            words.append(contentsOf: descriptorWords[w..<(w + Self.wordsPerDescriptor)])
+        }
+        return ImageFeatures(width: width, height: height, keypoints: kept, descriptorWords: words, featurePrints: featurePrints)
+    }
+
     /// The four words of descriptor `index`.
     public func descriptor(_ index: Int) -> (UInt64, UInt64, UInt64, UInt64) {
         let o = index * 4

@@ -31,23 +31,55 @@ struct ReferenceSegment: Sendable {
     let prints: [Float]
     /// The reference (within the segment) each row of `prints` belongs to.
     let printOwners: [Int32]
+    /// Where the full keypoint sets of the references in ``slotOf`` live, when some live on disk.
+    let keypointSlots: KeypointSlots?
+    /// For each reference, its slot in ``keypointSlots`` (its descriptors, positions and owners above are
+    /// then only the ones the shortlist indexes), or −1 when its whole set is in memory; empty when
+    /// every reference's is.
+    let slotOf: [Int32]
 
     /// The number of references.
     var count: Int { groups.count }
 
     /// A segment over `references`; with `keyedLike`, its index reuses that index's bit positions
     /// (see ``LSHIndex/init(words:sharingBitsOf:)``), otherwise it chooses its own.
+    ///
+    /// With `keypointSlots`, each reference's full keypoint set is written there and only the part the
+    /// shortlist indexes (``VisionConfiguration/indexedKeypointLimit``, all of it when unset) stays in
+    /// memory; verification reads the rest from the slot. A reference whose set does not fit a slot, or
+    /// cannot be written, stays whole in memory.
     init(
         references: [SegmentReference], printDimension: Int, configuration: VisionConfiguration,
-        keyedLike base: LSHIndex? = nil
+        keyedLike base: LSHIndex? = nil, keypointSlots: KeypointSlots? = nil
     ) {
-        let references = configuration.referenceKeypointLimit.map { limit in
+        var references = configuration.referenceKeypointLimit.map { limit in
             references.map { reference in
                 SegmentReference(
                     group: reference.group, key: reference.key,
                     features: CompactFeatures.reduced(reference.features, to: limit, cells: configuration.referenceKeypointGrid))
             }
         } ?? references
+        var slotOf: [Int32] = []
+        if let keypointSlots {
+            slotOf.reserveCapacity(references.count)
+            for (r, reference) in references.enumerated() {
+                guard let slot = (try? keypointSlots.append(reference.features, key: reference.key)) ?? nil,
+                      let number = Int32(exactly: slot)
+                else {
+                    slotOf.append(-1)
+                    continue
+                }
+                slotOf.append(number)
+                let kept = configuration.indexedKeypointLimit.map { limit in
+                    CompactFeatures.keptIndices(reference.features, limit: limit, cells: configuration.referenceKeypointGrid).sorted()
+                } ?? Array(0..<reference.features.count)
+                references[r] = SegmentReference(
+                    group: reference.group, key: reference.key, features: reference.features.keeping(kept))
+            }
+            try? keypointSlots.commit()
+        }
+        self.keypointSlots = keypointSlots
+        self.slotOf = slotOf
         var prints: [Float] = []
         var printOwners: [Int32] = []
         if printDimension > 0 {
@@ -86,10 +118,14 @@ struct ReferenceSegment: Sendable {
         self.words = words
         self.points = points
         self.owners = owners
-        let indexed = configuration.indexedKeypointLimit.map { limit in
-            references.enumerated().flatMap { r, ref in
-                CompactFeatures.keptIndices(ref.features, limit: limit, cells: configuration.referenceKeypointGrid)
-                    .sorted().map { UInt32(starts[r] + $0) }
+        let indexed = configuration.indexedKeypointLimit.flatMap { limit -> [UInt32]? in
+            // References in slots keep only their indexed descriptors in memory: all of them are indexed.
+            guard slotOf.contains(-1) || slotOf.isEmpty else { return nil }
+            return references.enumerated().flatMap { r, ref in
+                r < slotOf.count && slotOf[r] >= 0
+                    ? (starts[r]..<starts[r + 1]).map { UInt32($0) }
+                    : CompactFeatures.keptIndices(ref.features, limit: limit, cells: configuration.referenceKeypointGrid)
+                        .sorted().map { UInt32(starts[r] + $0) }
             }
         }
         (lshWords, lshDescriptors, lsh) = Self.index(words, subset: indexed, configuration: configuration, keyedLike: base)
@@ -122,6 +158,9 @@ struct ReferenceSegment: Sendable {
         var groups: [Int32] = [], keys: [String] = [], longSides: [Double] = [], sizes: [Int32] = []
         var starts = [0], words: [UInt64] = [], points: [Float] = [], owners: [UInt32] = []
         var prints: [Float] = [], printOwners: [Int32] = []
+        let keypointSlots = segments.lazy.compactMap(\.keypointSlots).first
+        let slotted = keypointSlots != nil
+        var slotOf: [Int32] = []
         // The indexed subset carries over: a source that indexes everything contributes every descriptor.
         let subsetted = segments.contains { $0.lshDescriptors != nil }
         var indexed: [UInt32] = []
@@ -135,6 +174,7 @@ struct ReferenceSegment: Sendable {
                 keys.append(segment.keys[r])
                 longSides.append(segment.longSides[r])
                 sizes.append(contentsOf: segment.sizes[(2 * r)..<(2 * r + 2)])
+                if slotted { slotOf.append(segment.slotOf.isEmpty ? -1 : segment.slotOf[r]) }
                 let lo = segment.descriptorStarts[r], hi = segment.descriptorStarts[r + 1]
                 let newStart = words.count / 4
                 if subsetted {
@@ -168,6 +208,8 @@ struct ReferenceSegment: Sendable {
         self.owners = owners
         self.prints = prints
         self.printOwners = printOwners
+        self.keypointSlots = keypointSlots
+        self.slotOf = slotOf
         (lshWords, lshDescriptors, lsh) = Self.index(
             words, subset: subsetted ? indexed : nil, configuration: configuration, keyedLike: base)
     }
@@ -176,7 +218,19 @@ struct ReferenceSegment: Sendable {
     var memoryBytes: Int {
         words.count * 8 + points.count * 4 + owners.count * 4 + prints.count * 4 + printOwners.count * 4
             + descriptorStarts.count * 8 + sizes.count * 4 + lsh.memoryBytes
-            + (lshDescriptors.map { $0.count * 4 + lshWords.count * 8 } ?? 0)
+            + (lshDescriptors.map { $0.count * 4 + lshWords.count * 8 } ?? 0) + slotOf.count * 4
+    }
+
+    /// Reference `r`'s full keypoint set for verification: from its slot when it has one (then `start`
+    /// is 0), otherwise the segment's own `words` and `points` with the range that is `r`'s. `nil` when
+    /// its slot fails its checks (it is then not verified).
+    func verificationKeypoints(of r: Int) -> (words: [UInt64], points: [Float], start: Int, count: Int)? {
+        if let keypointSlots, r < slotOf.count, slotOf[r] >= 0 {
+            guard let read = try? keypointSlots.read(slot: Int(slotOf[r]), key: keys[r]) else { return nil }
+            return (read.words, read.points, 0, read.points.count / 2)
+        }
+        let lo = descriptorStarts[r], hi = descriptorStarts[r + 1]
+        return (words, points, lo, hi - lo)
     }
 }
 

@@ -209,10 +209,12 @@ extension VisualMatcher {
             let p = back.apply(corner.0, corner.1)
             return queryPoint(p.x, p.y)
         }
-        let points = segment.points
-        let correspondences = v.pairs.map { pair in
+        // The pairs name descriptors the way verification read them: in the segment, or in the slot.
+        let points = segment.verificationKeypoints(of: local)?.points ?? []
+        let correspondences = v.pairs.compactMap { pair -> Correspondence? in
             let kp = pass.features.keypoints[Int(pair.query)]
             let j = Int(pair.reference)
+            guard 2 * j + 1 < points.count else { return nil }
             return Correspondence(
                 query: queryPoint(Double(kp.x), Double(kp.y)),
                 reference: ImagePoint(x: (Double(points[2 * j]) + 0.5) / rw, y: (Double(points[2 * j + 1]) + 0.5) / rh))

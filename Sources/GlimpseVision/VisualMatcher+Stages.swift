@@ -132,8 +132,10 @@ extension VisualMatcher {
         guard reference >= 0, reference < slotCount else { return .none }
         let (s, local) = locate(reference)
         let segment = segments[s]
-        let words = segment.words, points = segment.points
-        let lo = segment.descriptorStarts[local], hi = segment.descriptorStarts[local + 1]
+        // From memory, or copied out of the reference's keypoint slot.
+        guard let held = segment.verificationKeypoints(of: local) else { return .none }
+        let words = held.words, points = held.points
+        let lo = held.start, hi = held.start + held.count
         guard hi - lo >= 2, features.count >= 2 else { return .none }
         var from: [(Double, Double)] = []
         var to: [(Double, Double)] = []

@@ -72,9 +72,14 @@ public final class VisualMatcher: Sendable {
 
     /// Builds a matcher over `references`, each with its own key (unique; a later duplicate key is
     /// ignored). References that share an id form one group, as in ``init(references:configuration:printer:nullPrints:)``.
+    ///
+    /// With `keypointSlots`, the references' full keypoint sets are written there and read back by
+    /// verification, and memory keeps only what the shortlist indexes
+    /// (``VisionConfiguration/indexedKeypointLimit``): the answers are the same, the memory smaller.
+    /// References added later (``updated(adding:removingKeys:)``) are held in memory.
     public convenience init(
         keyedReferences references: [MatcherReference], configuration: VisionConfiguration = .default,
-        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil
+        printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, keypointSlots: KeypointSlots? = nil
     ) {
         var groupIDs: [String] = []
         var groupIndex: [String: Int] = [:]
@@ -92,7 +97,8 @@ public final class VisualMatcher: Sendable {
             taken.append(SegmentReference(group: Int32(group), key: reference.key, features: reference.features))
         }
         let dimension = printer?.featurePrintDimension ?? 0
-        let segment = ReferenceSegment(references: taken, printDimension: dimension, configuration: configuration)
+        let segment = ReferenceSegment(
+            references: taken, printDimension: dimension, configuration: configuration, keypointSlots: keypointSlots)
         self.init(
             configuration: configuration, printer: printer, printDimension: dimension, segments: [segment],
             live: Array(repeating: true, count: taken.count), groupIDs: groupIDs, groupIndex: groupIndex,

@@ -99,6 +99,11 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var indexedKeypoints: Int?
 
+    @Option(name: .customLong("keypoint-slots"), help: ArgumentHelp(
+        "Write the references' full keypoints to a new slot file at PATH and verify from it, keeping in memory only what the shortlist indexes (--indexed-keypoints).",
+        valueName: "PATH", visibility: .hidden))
+    var keypointSlots: String?
+
     @Flag(name: .customLong("check-distractors"), help: ArgumentHelp(
         "Instead of evaluating, check that distractors (made from the catalog, or from --distractor-pool) lie as close to the manifest's photos (of no catalog place) as the catalog's photos do.",
         visibility: .hidden))
@@ -183,6 +188,7 @@ struct EvalCommand: AsyncParsableCommand {
                 configuration.placeIDs = placeIDs
                 configuration.syntheticReferences = syntheticReferences
                 configuration.distractorPool = pool
+                configuration.keypointSlots = keypointSlots
                 // A subset of the places would replace the catalog's shared cache file: only a named one is used.
                 if placeIDs != nil && engine.featureCache.path == nil { configuration.featureCache = nil }
                 if !entries.contains(where: { !$0.labels.isEmpty }) { configuration.labelModel = .off }

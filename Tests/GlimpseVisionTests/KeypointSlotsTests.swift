@@ -1,0 +1,86 @@
+import Foundation
+import GlimpseFiles
+import GlimpseImage
+import GlimpseTestSupport
+import Testing
+@testable import GlimpseVision
+
+/// `KeypointSlots`: the references' full keypoint sets on disk, checked at every read, and a matcher that
+/// verifies from them answering exactly as one holding everything in memory.
+@Suite(.serialized) struct KeypointSlotsTests {
+    static let tag = "keypoints;" + VisionConfiguration.default.extractionFingerprint
+
+    @Test func aSetComesBackAsItWasWrittenAndOnlyForItsOwnKey() throws {
+        let folder = try TemporaryDirectory()
+        let features = CompactFeaturesTests.synthetic(perLevel: [30, 12])
+        let slots = try KeypointSlots.create(path: folder.file("k.slots"), maxKeypoints: 64, tag: Self.tag)
+        let first = try #require(try slots.append(features, key: "place#0"))
+        let second = try #require(try slots.append(CompactFeaturesTests.synthetic(perLevel: [5]), key: "place#1"))
+        #expect(first == 0 && second == 1)
+        try slots.commit()
+        let read = try slots.read(slot: first, key: "place#0")
+        #expect(read.words == features.descriptorWords)
+        #expect(read.points == features.keypoints.flatMap { [$0.x, $0.y] })
+        // Another reference's key, or a slot never written, is refused.
+        #expect(throws: SlotFileError.self) { try slots.read(slot: first, key: "place#1") }
+        #expect(throws: SlotFileError.self) { try slots.read(slot: 7, key: "place#0") }
+        // A set larger than a slot is left to the caller.
+        #expect(try slots.append(CompactFeaturesTests.synthetic(perLevel: [65]), key: "big") == nil)
+        #expect(KeypointSlots.slotSize(maxKeypoints: 64) == SlotFile.slotHeaderSize + 4 + 64 * 40)
+    }
+
+    @Test func aDamagedSlotIsRefusedNotRead() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("k.slots")
+        let slots = try KeypointSlots.create(path: path, maxKeypoints: 64, tag: Self.tag)
+        let slot = try #require(try slots.append(CompactFeaturesTests.synthetic(perLevel: [20]), key: "a"))
+        try slots.commit()
+        // One descriptor byte of the slot flipped on disk.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let offset = UInt64(4096 + slot * KeypointSlots.slotSize(maxKeypoints: 64) + SlotFile.slotHeaderSize + 9)
+        try handle.seek(toOffset: offset)
+        let byte = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: [byte ^ 0x10])
+        try handle.close()
+        #expect(throws: SlotFileError.self) { try slots.read(slot: slot, key: "a") }
+    }
+
+    @Test func aMatcherVerifyingFromSlotsAnswersAsOneHoldingEverything() throws {
+        let photos = MatcherUpdateTests.photos
+        try #require(photos.count >= 6)
+        let folder = try TemporaryDirectory()
+        let configuration = IndexedKeypointsTests.configuration
+        let references = (0..<4).map { MatcherUpdateTests.reference($0) }
+        let slots = try KeypointSlots.create(
+            path: folder.file("k.slots"), maxKeypoints: configuration.maxKeypoints, tag: Self.tag)
+        let inMemory = VisualMatcher(keyedReferences: references, configuration: configuration)
+        let slotted = VisualMatcher(keyedReferences: references, configuration: configuration, keypointSlots: slots)
+        // Memory keeps only the indexed keypoints, and the index over them is the same.
+        let segment = try #require(slotted.segments.first)
+        #expect(segment.slotOf == [0, 1, 2, 3] && segment.lshDescriptors == nil)
+        #expect(segment.words == inMemory.segments.first?.lshWords)
+        #expect(segment.memoryBytes < (inMemory.segments.first?.memoryBytes ?? 0) / 2)
+        for (n, photo) in photos.prefix(4).enumerated() {
+            let features = FeatureExtractor.extract(from: photo.query)
+            #expect(slotted.shortlist(features).map { [$0.reference, $0.votes] }
+                    == inMemory.shortlist(features).map { [$0.reference, $0.votes] })
+            #expect(slotted.verify(features, reference: n) == inMemory.verify(features, reference: n))
+            let (a, b) = (slotted.match(photo.query), inMemory.match(photo.query))
+            #expect(a.accepted?.referenceID == photo.id, "photo \(n): \(a.candidates)")
+            #expect(a.candidates == b.candidates)
+            // Where the place lies comes from the same reference keypoints.
+            #expect(a.places.map(\.geometry) == b.places.map(\.geometry))
+            #expect(a.places.first?.geometry.correspondences.isEmpty == false)
+        }
+        // Additions are held in memory beside the slotted references; compaction keeps both kinds.
+        let grown = slotted.updated(adding: [MatcherUpdateTests.reference(4), MatcherUpdateTests.reference(5)], removingKeys: [])
+        #expect(grown.match(photos[5].query).accepted?.referenceID == photos[5].id)
+        let folded = grown.updated(adding: [], removingKeys: [MatcherUpdateTests.reference(1).key]).compacted()
+        #expect(folded.segments.first?.slotOf == [0, 2, 3, -1, -1])
+        for n in [0, 2, 4, 5] {
+            #expect(folded.match(photos[n].query).accepted?.referenceID == photos[n].id)
+        }
+        #expect(folded.match(photos[1].query).accepted == nil)
+    }
+}

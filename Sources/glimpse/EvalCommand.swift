@@ -99,6 +99,11 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var indexedKeypoints: Int?
 
+    @Option(name: .customLong("lsh-tables"), help: ArgumentHelp(
+        "Build the keypoint shortlist's index with N hash tables (the shortlists that look in fewer look in at most N).",
+        valueName: "N", visibility: .hidden))
+    var lshTables: Int?
+
     @Option(name: .customLong("keypoint-slots"), help: ArgumentHelp(
         "Write the references' full keypoints to a new slot file at PATH and verify from it, keeping in memory only what the shortlist indexes (--indexed-keypoints).",
         valueName: "PATH", visibility: .hidden))
@@ -159,6 +164,11 @@ struct EvalCommand: AsyncParsableCommand {
         if let referenceKeypointGrid { vision.referenceKeypointGrid = referenceKeypointGrid }
         if let referenceKeypoints { vision.referenceKeypointLimit = referenceKeypoints }
         if let indexedKeypoints { vision.indexedKeypointLimit = indexedKeypoints }
+        if let lshTables {
+            vision.lshTables = lshTables
+            vision.printedShortlistTables = min(vision.printedShortlistTables, lshTables)
+            vision.mirrorProbeTables = min(vision.mirrorProbeTables, lshTables)
+        }
         if let decision {
             let parts = decision.split(separator: ",").compactMap { Double($0) }
             guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }

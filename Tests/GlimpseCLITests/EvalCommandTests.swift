@@ -126,5 +126,7 @@ struct EvalCommandTests {
         // More lists than views to put in them: refused with the largest number that works.
         let tooMany = try glimpse(["eval", "--queries", m.path, "--check-print-index", "1", "--print-index-lists", "100000"])
         #expect(tooMany.status != 0 && tooMany.err.contains("give at most"), "\(tooMany.err)")
+        let noTables = try glimpse(["eval", "--queries", m.path, "--lsh-tables", "0"])
+        #expect(noTables.status != 0 && noTables.err.contains("lshTables must be in 1...32"), "\(noTables.err)")
     }
 }

@@ -162,7 +162,8 @@ public final class VisualMatcher: Sendable {
         }
         return seen.count
     }
-    /// The number of reference descriptors held, removed references' included until compaction.
+    /// The number of reference descriptors held in memory, removed references' included until compaction
+    /// (with keypoint slots, only the ones the shortlist indexes: the rest are on disk).
     public var descriptorCount: Int { segments.reduce(0) { $0 + $1.owners.count } }
     /// Key bits per LSH table of the largest segment's index.
     public var lshBits: Int { segments.first?.lsh.bits ?? 0 }

@@ -56,7 +56,7 @@ extension AtomicFile {
 }
 
 /// A regular file opened for reading, with its size.
-private struct OpenFile {
+struct OpenFile {
     let path: String
     let fd: Int32
     let size: Int

@@ -27,6 +27,19 @@ public enum AtomicFile {
     /// ``FileError/isAfterRename``).
     /// - Throws: ``FileError`` naming the step that failed.
     public static func replace(_ path: String, with bytes: [UInt8]) throws(FileError) {
+        try replace(path) { (sink: inout AtomicFileSink) throws(FileError) in try sink.write(contentsOf: bytes) }
+    }
+
+    /// Replaces the file at `path` with what `body` writes to the sink it is handed, in as many pieces as
+    /// it likes, atomically and durably: how a file too large to assemble in memory (a matcher's index)
+    /// is written. The sink keeps a running CRC-32 of everything written, for formats that end in one.
+    ///
+    /// On failure, `body`'s included, the previous file is untouched and the temporary file removed, as
+    /// with ``replace(_:with:)``.
+    /// - Throws: ``FileError`` naming the step that failed, or what `body` throws.
+    public static func replace(
+        _ path: String, writing body: (inout AtomicFileSink) throws(FileError) -> Void
+    ) throws(FileError) {
         let (directory, name) = split(path)
         let serial = replacements.add(1, ordering: .relaxed).newValue
         let temporary = directory + "/." + name + ".tmp.\(getpid()).\(serial)"
@@ -38,8 +51,8 @@ public enum AtomicFile {
             if !closed { _ = close(fd) }
             if !renamed { _ = unlink(temporary) }
         }
-        let writeError = bytes.withUnsafeBytes { writeAll(fd, $0, at: nil) }
-        guard writeError == 0 else { throw FileError(path: path, operation: .write, code: writeError) }
+        var sink = AtomicFileSink(descriptor: fd, path: path)
+        try body(&sink)
         guard fsync(fd) == 0 else { throw FileError(path: path, operation: .fsync, code: errno) }
         closed = true
         guard close(fd) == 0 else { throw FileError(path: path, operation: .close, code: errno) }
@@ -106,5 +119,42 @@ extension AtomicFile {
             done += written
         }
         return 0
+    }
+}
+
+/// Where ``AtomicFile/replace(_:writing:)`` hands its writer the temporary file: bytes appended in
+/// order, counted and checksummed as they go.
+public struct AtomicFileSink: ~Copyable {
+    private let descriptor: Int32
+    private let path: String
+    /// The number of bytes written so far.
+    public private(set) var count = 0
+    /// The CRC-32 of every byte written so far.
+    public private(set) var checksum = CRC32()
+
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    /// Appends `raw` to the file.
+    /// - Throws: ``FileError`` with the operation ``FileError/Operation/write`` (`ENOSPC` on a full disk).
+    public mutating func write(_ raw: UnsafeRawBufferPointer) throws(FileError) {
+        let code = AtomicFile.writeAll(descriptor, raw, at: nil)
+        guard code == 0 else { throw FileError(path: path, operation: .write, code: code) }
+        checksum.update(bytes: raw)
+        count += raw.count
+    }
+
+    /// Appends the bytes of `values`, as they lie in memory (little-endian on every platform Glimpse runs on).
+    /// - Throws: as ``write(_:)``.
+    public mutating func write<T: BitwiseCopyable>(contentsOf values: [T]) throws(FileError) {
+        let code = values.withUnsafeBytes { raw in
+            let code = AtomicFile.writeAll(descriptor, raw, at: nil)
+            if code == 0 { checksum.update(bytes: raw) }
+            return code
+        }
+        guard code == 0 else { throw FileError(path: path, operation: .write, code: code) }
+        count += values.count * MemoryLayout<T>.stride
     }
 }

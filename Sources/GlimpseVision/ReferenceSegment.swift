@@ -52,88 +52,15 @@ struct ReferenceSegment: Sendable {
         references: [SegmentReference], printDimension: Int, configuration: VisionConfiguration,
         keyedLike base: LSHIndex? = nil, keypointSlots: KeypointSlots? = nil
     ) {
-        var references = configuration.referenceKeypointLimit.map { limit in
-            references.map { reference in
-                SegmentReference(
-                    group: reference.group, key: reference.key,
-                    features: CompactFeatures.reduced(reference.features, to: limit, cells: configuration.referenceKeypointGrid))
-            }
-        } ?? references
-        var slotOf: [Int32] = []
-        if let keypointSlots {
-            slotOf.reserveCapacity(references.count)
-            for (r, reference) in references.enumerated() {
-                guard let slot = (try? keypointSlots.append(reference.features, key: reference.key)) ?? nil,
-                      let number = Int32(exactly: slot)
-                else {
-                    slotOf.append(-1)
-                    continue
-                }
-                slotOf.append(number)
-                let kept = configuration.indexedKeypointLimit.map { limit in
-                    CompactFeatures.keptIndices(reference.features, limit: limit, cells: configuration.referenceKeypointGrid).sorted()
-                } ?? Array(0..<reference.features.count)
-                references[r] = SegmentReference(
-                    group: reference.group, key: reference.key, features: reference.features.keeping(kept))
-            }
-            try? keypointSlots.commit()
-        }
-        self.keypointSlots = keypointSlots
-        self.slotOf = slotOf
-        var prints: [Float] = []
-        var printOwners: [Int32] = []
-        if printDimension > 0 {
-            for (r, ref) in references.enumerated() {
-                for print in ref.features.featurePrints where print.dimension == printDimension {
-                    prints.append(contentsOf: print.values)
-                    printOwners.append(Int32(r))
-                }
-            }
-        }
-        self.prints = prints
-        self.printOwners = printOwners
-        groups = references.map(\.group)
-        keys = references.map(\.key)
-        longSides = references.map { Double(max($0.features.width, $0.features.height)) }
-        sizes = references.flatMap { [Int32(clamping: $0.features.width), Int32(clamping: $0.features.height)] }
-        var starts = [0]
-        var words: [UInt64] = []
-        var points: [Float] = []
-        var owners: [UInt32] = []
-        let total = references.reduce(0) { $0 + $1.features.count }
-        starts.reserveCapacity(references.count + 1)
-        words.reserveCapacity(total * 4)
-        points.reserveCapacity(total * 2)
-        owners.reserveCapacity(total)
-        for (r, ref) in references.enumerated() {
-            words.append(contentsOf: ref.features.descriptorWords)
-            for k in ref.features.keypoints {
-                points.append(k.x)
-                points.append(k.y)
-            }
-            owners.append(contentsOf: repeatElement(UInt32(r), count: ref.features.count))
-            starts.append(words.count / 4)
-        }
-        descriptorStarts = starts
-        self.words = words
-        self.points = points
-        self.owners = owners
-        let indexed = configuration.indexedKeypointLimit.flatMap { limit -> [UInt32]? in
-            // References in slots keep only their indexed descriptors in memory: all of them are indexed.
-            guard slotOf.contains(-1) || slotOf.isEmpty else { return nil }
-            return references.enumerated().flatMap { r, ref in
-                r < slotOf.count && slotOf[r] >= 0
-                    ? (starts[r]..<starts[r + 1]).map { UInt32($0) }
-                    : CompactFeatures.keptIndices(ref.features, limit: limit, cells: configuration.referenceKeypointGrid)
-                        .sorted().map { UInt32(starts[r] + $0) }
-            }
-        }
-        (lshWords, lshDescriptors, lsh) = Self.index(words, subset: indexed, configuration: configuration, keyedLike: base)
+        var builder = ReferenceSegmentBuilder(
+            printDimension: printDimension, configuration: configuration, keypointSlots: keypointSlots)
+        builder.add(references)
+        self = builder.build(keyedLike: base)
     }
 
     /// The shortlist index over `words`, or over the descriptors `subset` names (then with their words
     /// gathered), keyed like `base` when given.
-    private static func index(
+    static func index(
         _ words: [UInt64], subset: [UInt32]?, configuration: VisionConfiguration, keyedLike base: LSHIndex?
     ) -> ([UInt64], [UInt32]?, LSHIndex) {
         var indexedWords = words
@@ -145,6 +72,29 @@ struct ReferenceSegment: Sendable {
         let lsh = base.map { LSHIndex(words: indexedWords, sharingBitsOf: $0) }
             ?? LSHIndex(words: indexedWords, tables: configuration.lshTables, minimumBits: configuration.lshBits)
         return (indexedWords, subset, lsh)
+    }
+
+    /// A segment from its parts (a matcher index file's, checked by its loader to fit together).
+    init(
+        groups: [Int32], keys: [String], longSides: [Double], sizes: [Int32], descriptorStarts: [Int], words: [UInt64],
+        points: [Float], owners: [UInt32], lsh: LSHIndex, lshWords: [UInt64], lshDescriptors: [UInt32]?,
+        prints: [Float], printOwners: [Int32], keypointSlots: KeypointSlots?, slotOf: [Int32]
+    ) {
+        self.groups = groups
+        self.keys = keys
+        self.longSides = longSides
+        self.sizes = sizes
+        self.descriptorStarts = descriptorStarts
+        self.words = words
+        self.points = points
+        self.owners = owners
+        self.lsh = lsh
+        self.lshWords = lshWords
+        self.lshDescriptors = lshDescriptors
+        self.prints = prints
+        self.printOwners = printOwners
+        self.keypointSlots = keypointSlots
+        self.slotOf = slotOf
     }
 
     /// One segment holding the references of `segments` for which `keep(segment, reference)` is true,

@@ -1,0 +1,98 @@
+import GlimpseFeaturePrint
+
+/// Gathers references into a ``ReferenceSegment``'s arrays a batch at a time, so that a catalog too large
+/// to hold whole in memory is built from batches that each go once their keypoints are in their slots:
+/// only what the segment keeps is ever held for all references.
+///
+/// Each reference is reduced to ``VisionConfiguration/referenceKeypointLimit``; with a ``KeypointSlots``
+/// file its whole set is written there and the segment keeps only the part the shortlist indexes
+/// (``VisionConfiguration/indexedKeypointLimit``). A reference whose set does not fit a slot, or cannot be
+/// written, stays whole in memory.
+struct ReferenceSegmentBuilder {
+    let printDimension: Int
+    let configuration: VisionConfiguration
+    let keypointSlots: KeypointSlots?
+    private var groups: [Int32] = []
+    private var keys: [String] = []
+    private var longSides: [Double] = []
+    private var sizes: [Int32] = []
+    private var starts = [0]
+    private var words: [UInt64] = []
+    private var points: [Float] = []
+    private var owners: [UInt32] = []
+    private var prints: [Float] = []
+    private var printOwners: [Int32] = []
+    private var slotOf: [Int32] = []
+    /// The descriptors the shortlist indexes, ascending: every descriptor of a slotted reference (it keeps
+    /// only those), the kept subset of one held whole.
+    private var indexed: [UInt32] = []
+
+    /// The number of references added so far.
+    var count: Int { groups.count }
+
+    /// A builder of an empty segment.
+    init(printDimension: Int, configuration: VisionConfiguration, keypointSlots: KeypointSlots?) {
+        self.printDimension = printDimension
+        self.configuration = configuration
+        self.keypointSlots = keypointSlots
+    }
+
+    /// Adds `references` after those added so far (their slots, with a slot file, are written now and made
+    /// durable when the segment is built).
+    mutating func add(_ references: [SegmentReference]) {
+        let grid = configuration.referenceKeypointGrid
+        for reference in references {
+            var features = configuration.referenceKeypointLimit.map { limit in
+                CompactFeatures.reduced(reference.features, to: limit, cells: grid)
+            } ?? reference.features
+            let r = groups.count
+            var slot: Int32 = -1
+            if let keypointSlots, let written = (try? keypointSlots.append(features, key: reference.key)) ?? nil,
+               let number = Int32(exactly: written) {
+                slot = number
+            }
+            let kept = configuration.indexedKeypointLimit.map { limit in
+                CompactFeatures.keptIndices(features, limit: limit, cells: grid).sorted()
+            }
+            if slot >= 0, let kept { features = features.keeping(kept) }
+            if keypointSlots != nil { slotOf.append(slot) }
+            if printDimension > 0 {
+                for print in features.featurePrints where print.dimension == printDimension {
+                    prints.append(contentsOf: print.values)
+                    printOwners.append(Int32(r))
+                }
+            }
+            groups.append(reference.group)
+            keys.append(reference.key)
+            longSides.append(Double(max(features.width, features.height)))
+            sizes.append(Int32(clamping: features.width))
+            sizes.append(Int32(clamping: features.height))
+            let first = owners.count
+            words.append(contentsOf: features.descriptorWords)
+            for k in features.keypoints {
+                points.append(k.x)
+                points.append(k.y)
+            }
+            owners.append(contentsOf: repeatElement(UInt32(r), count: features.count))
+            starts.append(owners.count)
+            if slot < 0, let kept {
+                indexed.append(contentsOf: kept.map { UInt32(first + $0) })
+            } else {
+                indexed.append(contentsOf: (first..<owners.count).map { UInt32($0) })
+            }
+        }
+    }
+
+    /// The segment of every reference added, its slots made durable, with its shortlist index (keyed like
+    /// `base` when given).
+    consuming func build(keyedLike base: LSHIndex? = nil) -> ReferenceSegment {
+        try? keypointSlots?.commit()
+        let subset = indexed.count == owners.count ? nil : indexed
+        let (lshWords, lshDescriptors, lsh) = ReferenceSegment.index(
+            words, subset: subset, configuration: configuration, keyedLike: base)
+        return ReferenceSegment(
+            groups: groups, keys: keys, longSides: longSides, sizes: sizes, descriptorStarts: starts, words: words,
+            points: points, owners: owners, lsh: lsh, lshWords: lshWords, lshDescriptors: lshDescriptors,
+            prints: prints, printOwners: printOwners, keypointSlots: keypointSlots, slotOf: slotOf)
+    }
+}

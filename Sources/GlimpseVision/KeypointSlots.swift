@@ -37,6 +37,23 @@ public final class KeypointSlots: Sendable {
         return KeypointSlots(file: file, maxKeypoints: max(1, maxKeypoints))
     }
 
+    /// The tag a slot file of references extracted with `configuration` is made and opened with.
+    public static func tag(configuration: VisionConfiguration) -> String {
+        "keypoints;" + configuration.extractionFingerprint
+    }
+
+    /// Opens the existing file at `path`, for reading, checking that it holds sets of at most `maxKeypoints`
+    /// keypoints extracted with `configuration` (``tag(configuration:)``).
+    ///
+    /// - Throws: the ``SlotFileError`` of ``SlotFile/open(path:slotSize:tag:mode:growthSlots:)``.
+    public static func open(
+        path: String, maxKeypoints: Int, configuration: VisionConfiguration
+    ) throws(SlotFileError) -> KeypointSlots {
+        let file = try SlotFile.open(
+            path: path, slotSize: slotSize(maxKeypoints: maxKeypoints), tag: tag(configuration: configuration), mode: .read)
+        return KeypointSlots(file: file, maxKeypoints: max(1, maxKeypoints))
+    }
+
     private init(file: SlotFile, maxKeypoints: Int) {
         self.file = file
         self.maxKeypoints = maxKeypoints

@@ -59,6 +59,16 @@ public struct LSHIndex: Sendable {
         self.init(words: words, tables: base.tableCount, bits: bits, positions: positions)
     }
 
+    /// An index from its stored parts (a matcher index file's, checked by its loader to be in range).
+    init(tableCount: Int, bits: Int, positions: [Int32], starts: [UInt32], entries: [UInt32], count: Int) {
+        self.tableCount = tableCount
+        self.bits = bits
+        self.positions = positions
+        self.starts = starts
+        self.entries = entries
+        self.count = count
+    }
+
     /// Fills the buckets of `tables` tables keyed by `positions` (`bits` per table).
     private init(words: [UInt64], tables: Int, bits: Int, positions: [Int]) {
         let n = words.count / 4

@@ -10,6 +10,8 @@ public enum ReferenceLoader {
         case cache
         /// Decoded and extracted from the photos (and written to the cache when a path was given).
         case extracted
+        /// Loaded with the whole matcher from a saved matcher index (``MatcherIndexFile``): nothing extracted.
+        case matcherIndex = "index"
     }
 
     /// The features of `photos`, in order, extracted on `threads` threads.

@@ -222,6 +222,8 @@ public enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
     case cacheCorrupt(path: String, reason: String)
     /// The feature cache file was written for other photos or another configuration.
     case cacheStale(path: String, reason: String)
+    /// The saved matcher index was missing its parts, damaged, stale, or could not be written.
+    case matcherIndex(MatcherIndexError)
 
     /// A sentence that says what happened and what to do.
     public var description: String {
@@ -236,6 +238,8 @@ public enum VisionError: Error, Sendable, Equatable, CustomStringConvertible {
             "feature cache \(path) is unusable (\(reason)); delete it and it will be rebuilt"
         case let .cacheStale(path, reason):
             "feature cache \(path) is out of date (\(reason)); it will be rebuilt from the photos"
+        case let .matcherIndex(error):
+            "matcher index not used: \(error)"
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// A printer that gives each query picture the print registered for its width: constructed cases for
 /// the print-alone decision, without the network.
-private struct StubPrinter: FeaturePrinting {
+struct StubPrinter: FeaturePrinting {
     let prints: [Int: FeaturePrint]
     var featurePrintIdentity: String { "stub-printer-16" }
     var featurePrintDimension: Int { 16 }
@@ -20,7 +20,7 @@ private struct StubPrinter: FeaturePrinting {
 }
 
 /// A 16-d print along the given axes with the given weights, normalised.
-private func along(_ parts: [(axis: Int, weight: Float)]) -> FeaturePrint {
+func along(_ parts: [(axis: Int, weight: Float)]) -> FeaturePrint {
     var values = [Float](repeating: 0, count: 16)
     for part in parts { values[part.axis] += part.weight }
     return FeaturePrint(normalizing: values)

@@ -1,0 +1,176 @@
+import GlimpseFiles
+
+/// A matcher index file's sections as read, before they are checked to fit together: what
+/// ``MatcherIndexLoader`` hands to ``matcher(path:configuration:printer:nullPrints:keypointSlots:)``.
+struct LoadedMatcherIndex {
+    let meta: [UInt64]
+    let slotFileID: [UInt8]
+    let groupIDBytes: [UInt8]
+    let groupIDEnds: [UInt32]
+    let keyBytes: [UInt8]
+    let keyEnds: [UInt32]
+    let groups: [Int32]
+    let longSides: [Double]
+    let sizes: [Int32]
+    let descriptorStarts: [UInt64]
+    let words: [UInt64]
+    let points: [Float]
+    let owners: [UInt32]
+    let lshPositions: [Int32]
+    let lshStarts: [UInt32]
+    let lshEntries: [UInt32]
+    let lshDescriptors: [UInt32]
+    let prints: [Float]
+    let printOwners: [Int32]
+    let slotOf: [Int32]
+
+    /// A field of the meta section.
+    func meta(_ field: MatcherIndexFile.Meta) -> UInt64 { field.rawValue < meta.count ? meta[field.rawValue] : 0 }
+
+    /// The matcher these parts make, once every value is checked to be in range: a query on it never
+    /// reads outside its arrays, whatever the file held.
+    func matcher(
+        path: String, configuration: VisionConfiguration, printer: (any FeaturePrinting)?, nullPrints: NullPrints?,
+        keypointSlots: String?
+    ) throws(MatcherIndexError) -> VisualMatcher {
+        func check(_ condition: Bool, _ reason: @autoclosure () -> String) throws(MatcherIndexError) {
+            if !condition { throw .malformed(path: path, reason: reason()) }
+        }
+        try check(meta.count == MatcherIndexFile.Meta.allCases.count, "the meta section has \(meta.count) fields")
+        let n = Int(clamping: meta(.referenceCount))
+        let printDimension = Int(clamping: meta(.printDimension))
+        try check(printDimension == (printer?.featurePrintDimension ?? 0) || printDimension == 0 && printer == nil,
+                  "prints of \(printDimension) values for a printer of \(printer?.featurePrintDimension ?? 0)")
+        let groupIDs = try Self.strings(groupIDBytes, groupIDEnds, path: path, what: "place ids")
+        let keys = try Self.strings(keyBytes, keyEnds, path: path, what: "reference keys")
+        try check(groupIDs.count == Int(clamping: meta(.groupCount)) && keys.count == n, "the counts of places and references disagree")
+        var groupIndex: [String: Int] = [:]
+        groupIndex.reserveCapacity(groupIDs.count)
+        for (g, id) in groupIDs.enumerated() {
+            try check(groupIndex.updateValue(g, forKey: id) == nil, "the place id \(id) appears twice")
+        }
+        var keyIndex: [String: Int] = [:]
+        keyIndex.reserveCapacity(n)
+        for (r, key) in keys.enumerated() {
+            try check(keyIndex.updateValue(r, forKey: key) == nil, "the reference key \(key) appears twice")
+        }
+        try check(groups.count == n && groups.allSatisfy { $0 >= 0 && Int($0) < groupIDs.count }, "a reference's place is out of range")
+        try check(longSides.count == n && sizes.count == 2 * n, "the references' sizes do not match their count")
+        // Descriptor ranges ascend from 0 to the descriptor count, and each descriptor's owner is its range's.
+        let descriptors = owners.count
+        try check(descriptorStarts.count == n + 1 && descriptorStarts.first == 0
+                  && descriptorStarts.last == UInt64(descriptors), "the descriptor ranges do not cover the descriptors")
+        try check(words.count == 4 * descriptors && points.count == 2 * descriptors, "descriptors and positions disagree")
+        for r in 0..<n {
+            let lo = descriptorStarts[r], hi = descriptorStarts[r + 1]
+            try check(lo <= hi && hi <= UInt64(descriptors), "reference \(r)'s descriptor range is out of order")
+            for d in Int(lo)..<Int(hi) where owners[d] != UInt32(r) {
+                throw .malformed(path: path, reason: "descriptor \(d) is not reference \(r)'s")
+            }
+        }
+        let lsh = try lshIndex(path: path, descriptors: descriptors)
+        let subset: [UInt32]? = meta(.indexesSubset) == 0 ? nil : lshDescriptors
+        var lshWords = words
+        if let subset {
+            try check(subset.count == lsh.count, "the indexed descriptors do not match the index")
+            var previous = -1
+            for d in subset {
+                try check(Int(d) > previous && Int(d) < descriptors, "the indexed descriptors are not ascending in range")
+                previous = Int(d)
+            }
+            lshWords = []
+            lshWords.reserveCapacity(4 * subset.count)
+            for d in subset { lshWords.append(contentsOf: words[(4 * Int(d))..<(4 * Int(d) + 4)]) }
+        } else {
+            try check(lshDescriptors.isEmpty && lsh.count == descriptors, "the index does not cover every descriptor")
+        }
+        try check(printDimension == 0 ? prints.isEmpty && printOwners.isEmpty : prints.count == printOwners.count * printDimension,
+                  "the prints do not match their owners")
+        try check(printOwners.allSatisfy { $0 >= 0 && Int($0) < n }, "a print's reference is out of range")
+        let slots = try openSlots(path: path, keypointSlots: keypointSlots, count: n, configuration: configuration)
+        let segment = ReferenceSegment(
+            groups: groups, keys: keys, longSides: longSides, sizes: sizes,
+            descriptorStarts: descriptorStarts.map { Int($0) }, words: words, points: points, owners: owners, lsh: lsh,
+            lshWords: lshWords, lshDescriptors: subset, prints: prints, printOwners: printOwners,
+            keypointSlots: slots, slotOf: slots == nil ? [] : slotOf)
+        var calibration: PrintCalibrationState?
+        if meta(.calibrated) == 1, nullPrints != nil, meta(.nullPrintsDigest) == MatcherIndexFile.digest(of: nullPrints) {
+            calibration = PrintCalibrationState(PrintCalibration(
+                threshold: Double(bitPattern: meta(.calibrationThreshold)),
+                falseMatchRate: Double(bitPattern: meta(.calibrationRate)),
+                nullCount: Int(clamping: meta(.calibrationNulls)), nullsOverLine: Int(clamping: meta(.calibrationNullsOverLine)),
+                places: Int(clamping: meta(.calibrationPlaces))))
+        }
+        return VisualMatcher(
+            configuration: configuration, printer: printer, printDimension: printDimension, segments: [segment],
+            live: Array(repeating: true, count: n), groupIDs: groupIDs, groupIndex: groupIndex, keyIndex: keyIndex,
+            nullPrints: nullPrints, calibration: calibration)
+    }
+
+    /// The shortlist index, after its tables are checked: key positions within a descriptor, bucket offsets
+    /// ascending within each table, entries naming indexed descriptors.
+    private func lshIndex(path: String, descriptors: Int) throws(MatcherIndexError) -> LSHIndex {
+        let tables = Int(clamping: meta(.lshTables)), bits = Int(clamping: meta(.lshBits)), count = Int(clamping: meta(.lshCount))
+        guard (1...64).contains(tables), (1...24).contains(bits), count <= descriptors,
+              lshPositions.count == tables * bits, lshPositions.allSatisfy({ (0..<256).contains($0) }),
+              lshStarts.count == tables * ((1 << bits) + 1), lshEntries.count == tables * count,
+              lshEntries.allSatisfy({ Int($0) < count })
+        else { throw .malformed(path: path, reason: "the shortlist index's tables are out of range") }
+        let buckets = 1 << bits
+        for t in 0..<tables {
+            let base = t * (buckets + 1)
+            guard lshStarts[base] == 0, lshStarts[base + buckets] == UInt32(count) else {
+                throw .malformed(path: path, reason: "table \(t)'s buckets do not cover its entries")
+            }
+            for b in 0..<buckets where lshStarts[base + b] > lshStarts[base + b + 1] {
+                throw .malformed(path: path, reason: "table \(t)'s bucket offsets descend")
+            }
+        }
+        return LSHIndex(tableCount: tables, bits: bits, positions: lshPositions, starts: lshStarts, entries: lshEntries, count: count)
+    }
+
+    /// The keypoint slot file at `keypointSlots`, when the index verifies references from one: it must be the
+    /// file the index was built with (its identity and slot count) and every slot number within it.
+    private func openSlots(
+        path: String, keypointSlots: String?, count n: Int, configuration: VisionConfiguration
+    ) throws(MatcherIndexError) -> KeypointSlots? {
+        guard !slotFileID.isEmpty else {
+            guard slotOf.isEmpty else { throw .malformed(path: path, reason: "slots without a slot file") }
+            return nil
+        }
+        guard let keypointSlots else {
+            throw .keypointSlots(path: path, reason: "the index verifies from a keypoint file, and none was named")
+        }
+        let committed = Int(clamping: meta(.slotCount))
+        guard slotOf.count == n, slotOf.allSatisfy({ $0 >= -1 && Int($0) < committed }) else {
+            throw .malformed(path: path, reason: "a reference's slot is out of range")
+        }
+        let slots: KeypointSlots
+        do throws(SlotFileError) {
+            slots = try KeypointSlots.open(
+                path: keypointSlots, maxKeypoints: Int(clamping: meta(.slotMaxKeypoints)), configuration: configuration)
+        } catch {
+            throw .keypointSlots(path: path, reason: error.description)
+        }
+        guard slots.file.fileID == slotFileID, slots.file.committedCount == committed else {
+            throw .keypointSlots(path: path, reason: "\(keypointSlots) is not the keypoint file the index was built with")
+        }
+        return slots
+    }
+
+    /// The strings stored as UTF-8 bytes and where each ends.
+    private static func strings(_ bytes: [UInt8], _ ends: [UInt32], path: String, what: String) throws(MatcherIndexError) -> [String] {
+        var strings: [String] = []
+        strings.reserveCapacity(ends.count)
+        var start = 0
+        for end in ends {
+            guard Int(end) >= start, Int(end) <= bytes.count else {
+                throw .malformed(path: path, reason: "the \(what) are out of range")
+            }
+            strings.append(String(decoding: bytes[start..<Int(end)], as: UTF8.self))
+            start = Int(end)
+        }
+        guard start == bytes.count else { throw .malformed(path: path, reason: "the \(what) are out of range") }
+        return strings
+    }
+}

@@ -100,14 +100,80 @@ extension Catalog {
     /// there (``KeypointSlots``) and verification reads them back, so that memory holds only what the
     /// shortlist indexes (``VisionConfiguration/indexedKeypointLimit``).
     ///
+    /// With `matcherIndex`, a path, the matcher is loaded from the index saved there when it was built from
+    /// these photos (their paths, sizes and modification times, and the distractors asked for) with these
+    /// settings: nothing is extracted and no index is built. Otherwise it is built, and saved there for the
+    /// next start; why a file there was not used is returned in `cacheProblem`.
+    ///
     /// - Throws: also ``CatalogError/unreadable(path:reason:)`` when the slot file cannot be made.
     public func buildVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
         printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0,
-        distractorPool: [ReferencePhoto]? = nil, keypointSlots: String? = nil
+        distractorPool: [ReferencePhoto]? = nil, keypointSlots: String? = nil, matcherIndex: String? = nil
     ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
+        var indexTag: String?
+        var indexProblem: VisionError?
+        if let matcherIndex {
+            let tag = try Self.matcherIndexTag(
+                photos: photos, configuration: configuration, printer: printer, syntheticReferences: syntheticReferences,
+                distractorPool: distractorPool)
+            do throws(MatcherIndexError) {
+                let matcher = try VisualMatcher.loadIndex(
+                    from: matcherIndex, tag: tag, configuration: configuration, printer: printer, nullPrints: nullPrints,
+                    keypointSlots: keypointSlots)
+                return (matcher, .matcherIndex, nil)
+            } catch {
+                if !error.isMissing { indexProblem = .matcherIndex(error) }
+            }
+            indexTag = tag
+        }
+        var built = try await buildVisualMatcher(
+            photos: photos, places: places, configuration: configuration, featureCache: featureCache, printer: printer,
+            nullPrints: nullPrints, syntheticReferences: syntheticReferences, distractorPool: distractorPool,
+            keypointSlots: keypointSlots)
+        if let matcherIndex, let indexTag {
+            do throws(MatcherIndexError) {
+                try built.matcher.saveIndex(to: matcherIndex, tag: indexTag)
+            } catch {
+                indexProblem = .matcherIndex(error)
+            }
+            built.cacheProblem = built.cacheProblem ?? indexProblem
+        }
+        return built
+    }
+
+    /// The tag a matcher index built from `photos` and the distractors asked for is saved under
+    /// (``MatcherIndexFile/tag(configuration:printer:source:)``): their feature cache keys, which change
+    /// when a photo's path, size or modification time does.
+    ///
+    /// - Throws: ``CatalogError/unreadable(path:reason:)`` when a photo cannot be examined.
+    static func matcherIndexTag(
+        photos: [ReferencePhoto], configuration: VisionConfiguration, printer: (any FeaturePrinting)?,
+        syntheticReferences: Int, distractorPool: [ReferencePhoto]?
+    ) throws(CatalogError) -> String {
+        do throws(VisionError) {
+            var source = "photos=\(photos.count)/\(try FeatureCache.key(for: photos, configuration: configuration))"
+            if syntheticReferences > 0 {
+                source += ";synthetic=\(syntheticReferences)"
+                if let distractorPool {
+                    source += ";pool=\(distractorPool.count)/\(try FeatureCache.key(for: distractorPool, configuration: configuration))"
+                }
+            }
+            return MatcherIndexFile.tag(configuration: configuration, printer: printer, source: source)
+        } catch {
+            throw .unreadable(path: "matcher index", reason: error.description)
+        }
+    }
+
+    /// The matcher built from the photos of `places`: ``buildVisualMatcher(configuration:placeIDs:featureCache:printer:nullPrints:syntheticReferences:distractorPool:keypointSlots:matcherIndex:)``
+    /// without an index file.
+    private func buildVisualMatcher(
+        photos: [ReferencePhoto], places: [PlaceEntity], configuration: VisionConfiguration, featureCache: String?,
+        printer: (any FeaturePrinting)?, nullPrints: NullPrints?, syntheticReferences: Int,
+        distractorPool: [ReferencePhoto]?, keypointSlots: String?
+    ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         if let featureCache {
             let folder = (featureCache as NSString).deletingLastPathComponent
             if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
@@ -144,7 +210,7 @@ extension Catalog {
                 do throws(SlotFileError) {
                     slots = try KeypointSlots.create(
                         path: keypointSlots, maxKeypoints: configuration.referenceKeypointLimit ?? configuration.maxKeypoints,
-                        tag: "keypoints;" + configuration.extractionFingerprint)
+                        tag: KeypointSlots.tag(configuration: configuration))
                 } catch {
                     throw .unreadable(path: keypointSlots, reason: error.description)
                 }

@@ -210,7 +210,7 @@ public final class Engine: Sendable {
                     configuration: configuration.vision, placeIDs: configuration.placeIDs,
                     featureCache: configuration.featureCache, printer: printer, nullPrints: nullPrints,
                     syntheticReferences: configuration.syntheticReferences, distractorPool: configuration.distractorPool,
-                    keypointSlots: configuration.keypointSlots)
+                    keypointSlots: configuration.keypointSlots, matcherIndex: configuration.matcherIndex)
             } catch {
                 throw .catalog(error)
             }

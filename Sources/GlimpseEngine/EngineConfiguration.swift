@@ -58,6 +58,10 @@ public struct EngineConfiguration: Sendable {
     /// memory keeps only what the shortlist indexes (`VisionConfiguration.indexedKeypointLimit`); `nil`
     /// holds everything in memory.
     public var keypointSlots: String?
+    /// A file the built matcher is saved to and loaded from (`MatcherIndexFile`): a start on the same
+    /// photos and settings loads it instead of extracting and indexing; a missing, stale or damaged one is
+    /// rebuilt and saved again. `nil` builds at every start.
+    public var matcherIndex: String?
     /// The key that signs cursors. Daemons that share cursors use one key.
     public var cursorKey: CursorKey = .random()
     /// Page sizes and label-fit limits of the visual search.

@@ -18,12 +18,20 @@ struct EngineOptions: ParsableArguments {
 
     @OptionGroup var featurePrint: FeaturePrintOptions
 
+    @Option(name: .customLong("matcher-index"), help: ArgumentHelp("""
+        Save the built matcher (prints, keypoints and shortlist index) to this file, and load it at the next \
+        start instead of extracting and indexing the catalog photos; a missing, stale or damaged file is \
+        rebuilt. For large catalogs.
+        """, valueName: "file"))
+    var matcherIndex: String?
+
     /// What the engine loads, by these options.
     func configuration() -> EngineConfiguration {
         var configuration = EngineConfiguration(catalogDirectory: catalog)
         configuration.featureCache = featureCache.prepare(catalogDirectory: catalog)
         configuration.labelModel = ModelChoice(path: labelModel)
         configuration.featurePrintModel = featurePrint.choice(catalogDirectory: catalog)
+        configuration.matcherIndex = matcherIndex
         return configuration
     }
 

@@ -197,14 +197,6 @@ extension Catalog {
                 MatcherReference(id: reference.id, key: Self.referenceKey(placeID: photo.id, photoPath: photo.path),
                                  features: reference.features)
             }
-            let madeUp: [(id: String, features: ImageFeatures)]
-            if let distractorPool, syntheticReferences > 0 {
-                madeUp = try await Self.distractors(count: syntheticReferences, from: distractorPool,
-                                                    configuration: configuration, printer: printer, threads: threads)
-            } else {
-                madeUp = SyntheticReferences.make(from: result.references, count: syntheticReferences)
-            }
-            let synthetic = madeUp.map { MatcherReference(id: $0.id, key: $0.id, features: $0.features) }
             var slots: KeypointSlots?
             if let keypointSlots {
                 do throws(SlotFileError) {
@@ -215,9 +207,28 @@ extension Catalog {
                     throw .unreadable(path: keypointSlots, reason: error.description)
                 }
             }
-            let matcher = VisualMatcher(
-                keyedReferences: references + synthetic, configuration: configuration, printer: printer,
-                nullPrints: nullPrints, keypointSlots: slots)
+            var builder = VisualMatcherBuilder(
+                configuration: configuration, printer: printer, nullPrints: nullPrints, keypointSlots: slots)
+            builder.add(references)
+            if let distractorPool, syntheticReferences > 0 {
+                // Made and added a batch at a time: with keypoint slots, only what the matcher keeps of the
+                // distractors is ever held for all of them.
+                let distractors = try await Self.distractors(from: distractorPool, configuration: configuration,
+                                                             printer: printer, threads: threads)
+                var next = 0
+                while next < syntheticReferences {
+                    let batch = next..<min(syntheticReferences, next + Self.distractorBatch)
+                    builder.add(distractors.make(batch, threads: threads).map {
+                        MatcherReference(id: $0.id, key: $0.id, features: $0.features.with(featurePrints: []))
+                    })
+                    next = batch.upperBound
+                }
+            } else {
+                builder.add(SyntheticReferences.make(from: result.references, count: syntheticReferences).map {
+                    MatcherReference(id: $0.id, key: $0.id, features: $0.features)
+                })
+            }
+            let matcher = builder.build()
             return (matcher, result.source, result.cacheProblem)
         case .failure(.referencePhoto(let path, let reason)):
             let placeID = places.first { $0.photos.contains { $0.path == path } }?.id ?? ""
@@ -229,12 +240,14 @@ extension Catalog {
 }
 
 extension Catalog {
-    /// `count` distractors made from the photos of `pool` (``Distractors``, seeded alike in every run),
-    /// with their keypoints only.
+    /// How many distractors are made and added to the matcher at a time.
+    static let distractorBatch = 10_000
+
+    /// The generator of distractors made from the photos of `pool` (``Distractors``, seeded alike in every
+    /// run); the catalog's matcher takes their keypoints only.
     static func distractors(
-        count: Int, from pool: [ReferencePhoto], configuration: VisionConfiguration, printer: (any FeaturePrinting)?,
-        threads: Int
-    ) async throws(CatalogError) -> [(id: String, features: ImageFeatures)] {
+        from pool: [ReferencePhoto], configuration: VisionConfiguration, printer: (any FeaturePrinting)?, threads: Int
+    ) async throws(CatalogError) -> Distractors {
         let loaded = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { () throws(VisionError) in
@@ -248,8 +261,7 @@ extension Catalog {
         case .failure(let error): throw .unreadable(path: "distractor pool", reason: error.description)
         }
         do {
-            let distractors = try Distractors(pool: features, seed: Distractors.measurementSeed)
-            return distractors.make(0..<count).map { ($0.id, $0.features.with(featurePrints: [])) }
+            return try Distractors(pool: features, seed: Distractors.measurementSeed)
         } catch {
             throw .unreadable(path: "distractor pool", reason: error.description)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GlimpseBasics
 public import GlimpseFeaturePrint
 
@@ -71,9 +72,19 @@ public struct Distractors: Sendable {
     /// The id of distractor `i`: `distractor-<i>`.
     public static func id(_ i: Int) -> String { "distractor-\(i)" }
 
-    /// Distractors `range`, with their ids.
-    public func make(_ range: Range<Int>) -> [(id: String, features: ImageFeatures)] {
-        range.map { (Self.id($0), distractor($0)) }
+    /// Distractors `range`, with their ids, made on `threads` threads (each distractor depends on its
+    /// number alone, so the result is the same on any number).
+    public func make(_ range: Range<Int>, threads: Int = 1) -> [(id: String, features: ImageFeatures)] {
+        let parts = max(1, min(threads, range.count / 64))
+        guard parts > 1 else { return range.map { (Self.id($0), distractor($0)) } }
+        let made = Mutex([[(id: String, features: ImageFeatures)]](repeating: [], count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let lo = range.lowerBound + range.count * part / parts
+            let hi = range.lowerBound + range.count * (part + 1) / parts
+            let chunk = (lo..<hi).map { (Self.id($0), distractor($0)) }
+            made.withLock { $0[part] = chunk }
+        }
+        return made.withLock { $0.flatMap { $0 } }
     }
 
     /// Distractor `i`.

@@ -81,28 +81,14 @@ public final class VisualMatcher: Sendable {
         keyedReferences references: [MatcherReference], configuration: VisionConfiguration = .default,
         printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, keypointSlots: KeypointSlots? = nil
     ) {
-        var groupIDs: [String] = []
-        var groupIndex: [String: Int] = [:]
-        var keyIndex: [String: Int] = [:]
-        var taken: [SegmentReference] = []
-        taken.reserveCapacity(references.count)
-        for reference in references where keyIndex[reference.key] == nil {
-            let group: Int
-            if let known = groupIndex[reference.id] { group = known } else {
-                group = groupIDs.count
-                groupIndex[reference.id] = group
-                groupIDs.append(reference.id)
-            }
-            keyIndex[reference.key] = taken.count
-            taken.append(SegmentReference(group: Int32(group), key: reference.key, features: reference.features))
-        }
-        let dimension = printer?.featurePrintDimension ?? 0
-        let segment = ReferenceSegment(
-            references: taken, printDimension: dimension, configuration: configuration, keypointSlots: keypointSlots)
+        var builder = VisualMatcherBuilder(
+            configuration: configuration, printer: printer, nullPrints: nullPrints, keypointSlots: keypointSlots)
+        builder.add(references)
+        let built = builder.build()
         self.init(
-            configuration: configuration, printer: printer, printDimension: dimension, segments: [segment],
-            live: Array(repeating: true, count: taken.count), groupIDs: groupIDs, groupIndex: groupIndex,
-            keyIndex: keyIndex, nullPrints: nullPrints, calibration: nil)
+            configuration: configuration, printer: printer, printDimension: built.printDimension,
+            segments: built.segments, live: built.live, groupIDs: built.groupIDs, groupIndex: built.groupIndex,
+            keyIndex: built.keyIndex, nullPrints: nullPrints, calibration: PrintCalibrationState(built.printCalibration))
     }
 
     /// A matcher from its parts (``VisualMatcher+Updates`` builds new versions this way). Without a

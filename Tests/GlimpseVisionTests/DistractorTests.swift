@@ -27,6 +27,10 @@ import Testing
         #expect(whole.map(\.id) == (0..<10).map { "distractor-\($0)" })
         #expect(whole.map(\.features) == again.make(0..<5).map(\.features) + again.make(5..<10).map(\.features))
         #expect(one.distractor(7) == whole[7].features)
+        // Made on several threads, the same set in the same order.
+        let threaded = one.make(3..<300, threads: 3)
+        #expect(threaded.map(\.id) == (3..<300).map { "distractor-\($0)" })
+        #expect(threaded.map(\.features) == again.make(3..<300).map(\.features))
         #expect(try Distractors(pool: pool, seed: 43).distractor(7) != one.distractor(7))
         #expect(one.distractor(7) != one.distractor(8))
     }

@@ -202,7 +202,7 @@ extension Catalog {
                 do throws(SlotFileError) {
                     slots = try KeypointSlots.create(
                         path: keypointSlots, maxKeypoints: configuration.referenceKeypointLimit ?? configuration.maxKeypoints,
-                        tag: KeypointSlots.tag(configuration: configuration))
+                        indexedKeypoints: configuration.indexedKeypointLimit ?? 0, tag: KeypointSlots.tag(configuration: configuration))
                 } catch {
                     throw .unreadable(path: keypointSlots, reason: error.description)
                 }

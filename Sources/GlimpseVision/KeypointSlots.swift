@@ -1,86 +1,127 @@
 public import GlimpseFiles
 import Synchronization
 
-/// Reference photos' full keypoint sets in a memory-mapped ``SlotFile``, one slot per reference, so
-/// that a catalog too large for memory keeps only what its shortlist indexes in the heap
-/// (``VisionConfiguration/indexedKeypointLimit``) and reads the few references a query verifies from
-/// here.
+/// Reference photos' keypoint sets in a memory-mapped ``SlotFile``, one slot per reference, so that a
+/// catalog too large for memory keeps only what its shortlist indexes in the heap
+/// (``VisionConfiguration/indexedKeypointLimit``) and reads the rest of the few references a query
+/// verifies from here.
 ///
-/// A slot holds the keypoint count (32 bits), the descriptors (four 64-bit words each) and the positions
-/// (`x, y` as 32-bit floats), little-endian: exactly what the matcher holds in memory, so verifying from
-/// a slot gives the answer verifying from memory gives. Each slot belongs to its reference's key
+/// A slot holds what memory does not: the keypoint count and the number of indexed keypoints (32 bits
+/// each), the indexed keypoints' places in the whole set (16 bits each, ascending), then the other
+/// keypoints' descriptors (four 64-bit words each) and positions (`x, y` as 32-bit floats), little-endian.
+/// ``read(slot:key:indexed:)`` puts the whole set back together in its order from the slot and the indexed
+/// keypoints the caller holds: exactly the set extraction gave, so verifying from a slot gives the answer
+/// verifying from memory gives, and nothing is stored twice. Each slot belongs to its reference's key
 /// (FNV-1a 64 of its UTF-8), and every read checks the slot's checksum and that owner.
 public final class KeypointSlots: Sendable {
     /// The file the slots live in.
     public let file: SlotFile
-    /// The most keypoints one slot holds.
+    /// The most keypoints one reference's set has.
     public let maxKeypoints: Int
+    /// The most of them held in memory (indexed) rather than in the slot.
+    public let indexedKeypoints: Int
     private let next: Mutex<Int>
 
     /// Bytes a keypoint takes in a slot: four descriptor words and two coordinates.
     static let bytesPerKeypoint = 8 * ImageFeatures.wordsPerDescriptor + 8
+    /// The most keypoints a set may have (places are 16-bit).
+    public static let keypointLimit = Int(UInt16.max)
 
-    /// The slot size for sets of at most `maxKeypoints` keypoints, its slot header included.
-    public static func slotSize(maxKeypoints: Int) -> Int {
-        SlotFile.slotHeaderSize + 4 + max(1, maxKeypoints) * bytesPerKeypoint
+    /// The slot size for sets of at most `maxKeypoints` keypoints of which up to `indexedKeypoints` are held
+    /// in memory (a set of fewer than that many is held whole), its slot header included.
+    public static func slotSize(maxKeypoints: Int, indexedKeypoints: Int = 0) -> Int {
+        let k = max(1, maxKeypoints), kept = min(max(0, indexedKeypoints), k)
+        return SlotFile.slotHeaderSize + 8 + 2 * kept + (k - kept) * bytesPerKeypoint
     }
 
     /// The owner a reference's slot is checked against: FNV-1a 64 of its key.
     public static func owner(ofKey key: String) -> UInt64 { FNV1a64.hash(key.utf8) }
-
-    /// An empty file at `path` (replacing any file there) for sets of at most `maxKeypoints` keypoints,
-    /// made for `tag` (the extraction settings and source, as ``SlotFile`` tags are).
-    ///
-    /// - Throws: the ``SlotFileError`` of ``SlotFile/create(path:slotSize:tag:growthSlots:)``.
-    public static func create(path: String, maxKeypoints: Int, tag: String) throws(SlotFileError) -> KeypointSlots {
-        let file = try SlotFile.create(path: path, slotSize: slotSize(maxKeypoints: maxKeypoints), tag: tag)
-        return KeypointSlots(file: file, maxKeypoints: max(1, maxKeypoints))
-    }
 
     /// The tag a slot file of references extracted with `configuration` is made and opened with.
     public static func tag(configuration: VisionConfiguration) -> String {
         "keypoints;" + configuration.extractionFingerprint
     }
 
-    /// Opens the existing file at `path`, for reading, checking that it holds sets of at most `maxKeypoints`
-    /// keypoints extracted with `configuration` (``tag(configuration:)``).
+    /// An empty file at `path` (replacing any file there) for sets of at most `maxKeypoints` keypoints of
+    /// which up to `indexedKeypoints` stay in memory, made for `tag` (the extraction settings and source, as
+    /// ``SlotFile`` tags are).
+    ///
+    /// - Throws: the ``SlotFileError`` of ``SlotFile/create(path:slotSize:tag:growthSlots:)``.
+    public static func create(
+        path: String, maxKeypoints: Int, indexedKeypoints: Int = 0, tag: String
+    ) throws(SlotFileError) -> KeypointSlots {
+        let maxKeypoints = min(max(1, maxKeypoints), keypointLimit)
+        let file = try SlotFile.create(
+            path: path, slotSize: slotSize(maxKeypoints: maxKeypoints, indexedKeypoints: indexedKeypoints), tag: tag)
+        return KeypointSlots(file: file, maxKeypoints: maxKeypoints, indexedKeypoints: indexedKeypoints)
+    }
+
+    /// Opens the existing file at `path`, for reading, checking that it was made by
+    /// ``create(path:maxKeypoints:indexedKeypoints:tag:)`` with these sizes for references extracted with
+    /// `configuration` (``tag(configuration:)``).
     ///
     /// - Throws: the ``SlotFileError`` of ``SlotFile/open(path:slotSize:tag:mode:growthSlots:)``.
     public static func open(
-        path: String, maxKeypoints: Int, configuration: VisionConfiguration
+        path: String, maxKeypoints: Int, indexedKeypoints: Int, configuration: VisionConfiguration
     ) throws(SlotFileError) -> KeypointSlots {
+        let maxKeypoints = min(max(1, maxKeypoints), keypointLimit)
         let file = try SlotFile.open(
-            path: path, slotSize: slotSize(maxKeypoints: maxKeypoints), tag: tag(configuration: configuration), mode: .read)
-        return KeypointSlots(file: file, maxKeypoints: max(1, maxKeypoints))
+            path: path, slotSize: slotSize(maxKeypoints: maxKeypoints, indexedKeypoints: indexedKeypoints),
+            tag: tag(configuration: configuration), mode: .read)
+        return KeypointSlots(file: file, maxKeypoints: maxKeypoints, indexedKeypoints: indexedKeypoints)
     }
 
-    private init(file: SlotFile, maxKeypoints: Int) {
+    private init(file: SlotFile, maxKeypoints: Int, indexedKeypoints: Int) {
         self.file = file
         self.maxKeypoints = maxKeypoints
+        self.indexedKeypoints = min(max(0, indexedKeypoints), maxKeypoints)
         next = Mutex(file.committedCount)
     }
 
-    /// Writes `features`' keypoints into the next free slot for the reference keyed `key`, and returns
-    /// the slot; `nil` when they are more than ``maxKeypoints`` (the caller keeps them in memory).
+    /// Writes the keypoints of `features` that `indexed` (ascending places in the set) does not name into
+    /// the next free slot for the reference keyed `key`, with those places, and returns the slot; `nil` when
+    /// the set does not fit (more than ``maxKeypoints``, or more left out of memory than a slot holds): the
+    /// caller keeps it whole in memory.
     ///
     /// - Throws: the ``SlotFileError`` of the write (a full disk, a file opened for reading).
-    public func append(_ features: ImageFeatures, key: String) throws(SlotFileError) -> Int? {
+    public func append(_ features: ImageFeatures, indexed: [Int] = [], key: String) throws(SlotFileError) -> Int? {
         let count = features.count
-        guard count <= maxKeypoints else { return nil }
-        var payload = [UInt8](repeating: 0, count: 4 + count * Self.bytesPerKeypoint)
-        payload.withUnsafeMutableBytes { raw in
+        let rest = count - indexed.count
+        guard count <= maxKeypoints, indexed.count <= count,
+              8 + 2 * indexed.count + rest * Self.bytesPerKeypoint <= file.payloadLimit else { return nil }
+        var payload = [UInt8](repeating: 0, count: 8 + 2 * indexed.count + rest * Self.bytesPerKeypoint)
+        let wordsPer = ImageFeatures.wordsPerDescriptor
+        let encoded = payload.withUnsafeMutableBytes { raw -> Bool in
             raw.storeBytes(of: UInt32(count).littleEndian, toByteOffset: 0, as: UInt32.self)
-            var offset = 4
-            for word in features.descriptorWords {
-                raw.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
-                offset += 8
+            raw.storeBytes(of: UInt32(indexed.count).littleEndian, toByteOffset: 4, as: UInt32.self)
+            var offset = 8
+            var previous = -1
+            for place in indexed {
+                guard place > previous, place < count else { return false }
+                raw.storeBytes(of: UInt16(place).littleEndian, toByteOffset: offset, as: UInt16.self)
+                offset += 2
+                previous = place
             }
-            for keypoint in features.keypoints {
-                raw.storeBytes(of: keypoint.x.bitPattern.littleEndian, toByteOffset: offset, as: UInt32.self)
-                raw.storeBytes(of: keypoint.y.bitPattern.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
-                offset += 8
+            var wordOffset = offset, pointOffset = offset + rest * 8 * wordsPer
+            var nextIndexed = 0
+            for k in 0..<count {
+                if nextIndexed < indexed.count, indexed[nextIndexed] == k {
+                    nextIndexed += 1
+                    continue
+                }
+                for w in 0..<wordsPer {
+                    raw.storeBytes(of: features.descriptorWords[k * wordsPer + w].littleEndian, toByteOffset: wordOffset,
+                                   as: UInt64.self)
+                    wordOffset += 8
+                }
+                let keypoint = features.keypoints[k]
+                raw.storeBytes(of: keypoint.x.bitPattern.littleEndian, toByteOffset: pointOffset, as: UInt32.self)
+                raw.storeBytes(of: keypoint.y.bitPattern.littleEndian, toByteOffset: pointOffset + 4, as: UInt32.self)
+                pointOffset += 8
             }
+            return true
         }
+        guard encoded else { return nil }
         let slot = next.withLock { slot in
             defer { slot += 1 }
             return slot
@@ -96,27 +137,54 @@ public final class KeypointSlots: Sendable {
         try file.commit(count: next.withLock { $0 }, storeSequence: -1, modelID: 0)
     }
 
-    /// The keypoint set in slot `slot`, after checking the slot's checksum and that it belongs to `key`:
-    /// the descriptors (four words each) and the positions (`x, y` interleaved).
+    /// The whole keypoint set in slot `slot`, after checking the slot's checksum and that it belongs to
+    /// `key`: the descriptors (four words each) and the positions (`x, y` interleaved), in the set's order,
+    /// put together from the slot and `indexed`, the caller's descriptors and positions of the keypoints the
+    /// slot left out (as many as it names, in order).
     ///
     /// - Throws: the ``SlotFileError`` of the read; ``SlotFileError/slotChecksum(path:slot:)`` also for a
-    ///   payload whose length does not match its count (rebuild the file).
-    public func read(slot: Int, key: String) throws(SlotFileError) -> (words: [UInt64], points: [Float]) {
-        let words = ImageFeatures.wordsPerDescriptor
+    ///   payload whose lengths do not match its counts, or whose indexed keypoints `indexed` does not hold
+    ///   (rebuild the file).
+    public func read(
+        slot: Int, key: String, indexed: (words: ArraySlice<UInt64>, points: ArraySlice<Float>) = ([], [])
+    ) throws(SlotFileError) -> (words: [UInt64], points: [Float]) {
+        let wordsPer = ImageFeatures.wordsPerDescriptor
+        let maxKeypoints = maxKeypoints
         let decoded = try file.withPayload(slot: slot, owner: Self.owner(ofKey: key)) { raw -> ([UInt64], [Float])? in
-            guard raw.count >= 4 else { return nil }
+            guard raw.count >= 8 else { return nil }
             let count = Int(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian)
-            guard count <= maxKeypoints, raw.count == 4 + count * Self.bytesPerKeypoint else { return nil }
-            var descriptors = [UInt64](repeating: 0, count: count * words)
+            let kept = Int(raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+            guard count <= maxKeypoints, kept <= count, indexed.words.count == kept * wordsPer,
+                  indexed.points.count == kept * 2, raw.count == 8 + 2 * kept + (count - kept) * Self.bytesPerKeypoint
+            else { return nil }
+            var descriptors = [UInt64](repeating: 0, count: count * wordsPer)
             var points = [Float](repeating: 0, count: count * 2)
-            var offset = 4
-            for i in descriptors.indices {
-                descriptors[i] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                offset += 8
+            var isIndexed = [Bool](repeating: false, count: count)
+            var previous = -1
+            for i in 0..<kept {
+                let place = Int(raw.loadUnaligned(fromByteOffset: 8 + 2 * i, as: UInt16.self).littleEndian)
+                guard place > previous, place < count else { return nil }
+                isIndexed[place] = true
+                previous = place
             }
-            for i in points.indices {
-                points[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                offset += 4
+            var wordOffset = 8 + 2 * kept, pointOffset = wordOffset + (count - kept) * 8 * wordsPer
+            var fromMemory = 0
+            let (memoryWords, memoryPoints) = (indexed.words.startIndex, indexed.points.startIndex)
+            for k in 0..<count {
+                if isIndexed[k] {
+                    for w in 0..<wordsPer { descriptors[k * wordsPer + w] = indexed.words[memoryWords + fromMemory * wordsPer + w] }
+                    points[2 * k] = indexed.points[memoryPoints + 2 * fromMemory]
+                    points[2 * k + 1] = indexed.points[memoryPoints + 2 * fromMemory + 1]
+                    fromMemory += 1
+                    continue
+                }
+                for w in 0..<wordsPer {
+                    descriptors[k * wordsPer + w] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: wordOffset, as: UInt64.self))
+                    wordOffset += 8
+                }
+                points[2 * k] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pointOffset, as: UInt32.self)))
+                points[2 * k + 1] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pointOffset + 4, as: UInt32.self)))
+                pointOffset += 8
             }
             return (descriptors, points)
         }

@@ -148,7 +148,8 @@ struct LoadedMatcherIndex {
         let slots: KeypointSlots
         do throws(SlotFileError) {
             slots = try KeypointSlots.open(
-                path: keypointSlots, maxKeypoints: Int(clamping: meta(.slotMaxKeypoints)), configuration: configuration)
+                path: keypointSlots, maxKeypoints: Int(clamping: meta(.slotMaxKeypoints)),
+                indexedKeypoints: Int(clamping: meta(.slotIndexedKeypoints)), configuration: configuration)
         } catch {
             throw .keypointSlots(path: path, reason: error.description)
         }

@@ -59,7 +59,7 @@ public enum MatcherIndexFile {
     /// The fields of the `meta` section, in order.
     enum Meta: Int, CaseIterable {
         case printDimension, referenceCount, groupCount, lshTables, lshBits, lshCount, indexesSubset
-        case slotCount, slotMaxKeypoints, calibrated, calibrationThreshold, calibrationRate, calibrationNulls
+        case slotCount, slotMaxKeypoints, slotIndexedKeypoints, calibrated, calibrationThreshold, calibrationRate, calibrationNulls
         case calibrationNullsOverLine, calibrationPlaces, nullPrintsDigest
     }
 
@@ -132,6 +132,7 @@ struct MatcherIndexParts {
         if let slots = segment.keypointSlots {
             set(.slotCount, UInt64(slots.file.committedCount))
             set(.slotMaxKeypoints, UInt64(slots.maxKeypoints))
+            set(.slotIndexedKeypoints, UInt64(slots.indexedKeypoints))
         }
         if let calibration = matcher.printCalibration {
             set(.calibrated, 1)

@@ -171,15 +171,17 @@ struct ReferenceSegment: Sendable {
             + (lshDescriptors.map { $0.count * 4 + lshWords.count * 8 } ?? 0) + slotOf.count * 4
     }
 
-    /// Reference `r`'s full keypoint set for verification: from its slot when it has one (then `start`
-    /// is 0), otherwise the segment's own `words` and `points` with the range that is `r`'s. `nil` when
+    /// Reference `r`'s full keypoint set for verification: from its slot and its indexed keypoints here when
+    /// it has one (then `start` is 0), otherwise the segment's own `words` and `points` with the range that is `r`'s. `nil` when
     /// its slot fails its checks (it is then not verified).
     func verificationKeypoints(of r: Int) -> (words: [UInt64], points: [Float], start: Int, count: Int)? {
+        let lo = descriptorStarts[r], hi = descriptorStarts[r + 1]
         if let keypointSlots, r < slotOf.count, slotOf[r] >= 0 {
-            guard let read = try? keypointSlots.read(slot: Int(slotOf[r]), key: keys[r]) else { return nil }
+            guard let read = try? keypointSlots.read(
+                slot: Int(slotOf[r]), key: keys[r], indexed: (words[(4 * lo)..<(4 * hi)], points[(2 * lo)..<(2 * hi)]))
+            else { return nil }
             return (read.words, read.points, 0, read.points.count / 2)
         }
-        let lo = descriptorStarts[r], hi = descriptorStarts[r + 1]
         return (words, points, lo, hi - lo)
     }
 }

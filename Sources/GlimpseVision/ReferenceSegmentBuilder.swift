@@ -46,15 +46,16 @@ struct ReferenceSegmentBuilder {
                 CompactFeatures.reduced(reference.features, to: limit, cells: grid)
             } ?? reference.features
             let r = groups.count
-            var slot: Int32 = -1
-            if let keypointSlots, let written = (try? keypointSlots.append(features, key: reference.key)) ?? nil,
-               let number = Int32(exactly: written) {
-                slot = number
-            }
             let kept = configuration.indexedKeypointLimit.map { limit in
                 CompactFeatures.keptIndices(features, limit: limit, cells: grid).sorted()
             }
-            if slot >= 0, let kept { features = features.keeping(kept) }
+            var slot: Int32 = -1
+            if let keypointSlots,
+               let written = (try? keypointSlots.append(features, indexed: kept ?? Array(0..<features.count), key: reference.key)) ?? nil,
+               let number = Int32(exactly: written) {
+                slot = number
+                if let kept { features = features.keeping(kept) }
+            }
             if keypointSlots != nil { slotOf.append(slot) }
             if printDimension > 0 {
                 for print in features.featurePrints where print.dimension == printDimension {

@@ -26,7 +26,28 @@ import Testing
         #expect(throws: SlotFileError.self) { try slots.read(slot: 7, key: "place#0") }
         // A set larger than a slot is left to the caller.
         #expect(try slots.append(CompactFeaturesTests.synthetic(perLevel: [65]), key: "big") == nil)
-        #expect(KeypointSlots.slotSize(maxKeypoints: 64) == SlotFile.slotHeaderSize + 4 + 64 * 40)
+        #expect(KeypointSlots.slotSize(maxKeypoints: 64) == SlotFile.slotHeaderSize + 8 + 64 * 40)
+    }
+
+    @Test func aSlotHoldsWhatMemoryDoesNotAndTheWholeSetComesBackInOrder() throws {
+        let folder = try TemporaryDirectory()
+        let features = CompactFeaturesTests.synthetic(perLevel: [30, 12])
+        let slots = try KeypointSlots.create(path: folder.file("k.slots"), maxKeypoints: 64, indexedKeypoints: 16, tag: Self.tag)
+        // 16 of 64 held in memory: the slot is smaller by their descriptors and positions, less their places.
+        #expect(slots.file.slotSize == SlotFile.slotHeaderSize + 8 + 2 * 16 + 48 * 40)
+        let indexed = [0, 3, 4, 9, 10, 11, 20, 21, 22, 23, 30, 31, 35, 38, 40, 41]
+        let slot = try #require(try slots.append(features, indexed: indexed, key: "place#0"))
+        try slots.commit()
+        let held = features.keeping(indexed)
+        let memory = (held.descriptorWords[...], held.keypoints.flatMap { [$0.x, $0.y] }[...])
+        let read = try slots.read(slot: slot, key: "place#0", indexed: memory)
+        #expect(read.words == features.descriptorWords)
+        #expect(read.points == features.keypoints.flatMap { [$0.x, $0.y] })
+        // The wrong number of indexed keypoints is refused, not read past.
+        #expect(throws: SlotFileError.self) { try slots.read(slot: slot, key: "place#0") }
+        // A set that leaves more out of memory than a slot holds, or names places out of order, is not written.
+        #expect(try slots.append(CompactFeaturesTests.synthetic(perLevel: [60]), indexed: [1, 2], key: "big") == nil)
+        #expect(try slots.append(features, indexed: [3, 2], key: "disordered") == nil)
     }
 
     @Test func aDamagedSlotIsRefusedNotRead() throws {
@@ -53,7 +74,8 @@ import Testing
         let configuration = IndexedKeypointsTests.configuration
         let references = (0..<4).map { MatcherUpdateTests.reference($0) }
         let slots = try KeypointSlots.create(
-            path: folder.file("k.slots"), maxKeypoints: configuration.maxKeypoints, tag: Self.tag)
+            path: folder.file("k.slots"), maxKeypoints: configuration.maxKeypoints,
+            indexedKeypoints: configuration.indexedKeypointLimit ?? 0, tag: Self.tag)
         let inMemory = VisualMatcher(keyedReferences: references, configuration: configuration)
         let slotted = VisualMatcher(keyedReferences: references, configuration: configuration, keypointSlots: slots)
         // Memory keeps only the indexed keypoints, and the index over them is the same.

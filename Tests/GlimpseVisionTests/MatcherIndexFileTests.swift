@@ -57,7 +57,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let (path, slotsPath) = (folder.file("matcher.index"), folder.file("k.slots"))
         let slots = try KeypointSlots.create(
-            path: slotsPath, maxKeypoints: Self.configuration.maxKeypoints,
+            path: slotsPath, maxKeypoints: Self.configuration.maxKeypoints, indexedKeypoints: 128,
             tag: KeypointSlots.tag(configuration: Self.configuration))
         let built = VisualMatcher(keyedReferences: Self.references, configuration: Self.configuration, keypointSlots: slots)
         try built.saveIndex(to: path, tag: Self.tag)
@@ -71,7 +71,7 @@ import Testing
             try VisualMatcher.loadIndex(from: path, tag: Self.tag, configuration: Self.configuration)
         }
         let other = try KeypointSlots.create(
-            path: folder.file("other.slots"), maxKeypoints: Self.configuration.maxKeypoints,
+            path: folder.file("other.slots"), maxKeypoints: Self.configuration.maxKeypoints, indexedKeypoints: 128,
             tag: KeypointSlots.tag(configuration: Self.configuration))
         for reference in Self.references { _ = try other.append(reference.features, key: reference.key) }
         try other.commit()

@@ -105,11 +105,15 @@ extension Catalog {
     /// settings: nothing is extracted and no index is built. Otherwise it is built, and saved there for the
     /// next start; why a file there was not used is returned in `cacheProblem`.
     ///
+    /// With `progress`, each step of the build is reported as it starts and as it ends, and the distractors
+    /// after every batch (``MatcherBuildProgress``).
+    ///
     /// - Throws: also ``CatalogError/unreadable(path:reason:)`` when the slot file cannot be made.
     public func buildVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
         printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0,
-        distractorPool: [ReferencePhoto]? = nil, keypointSlots: String? = nil, matcherIndex: String? = nil
+        distractorPool: [ReferencePhoto]? = nil, keypointSlots: String? = nil, matcherIndex: String? = nil,
+        progress: (@Sendable (MatcherBuildProgress) -> Void)? = nil
     ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         let places = placeIDs.map { ids in self.places.filter { ids.contains($0.id) } } ?? self.places
         let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
@@ -120,9 +124,11 @@ extension Catalog {
                 photos: photos, configuration: configuration, printer: printer, syntheticReferences: syntheticReferences,
                 distractorPool: distractorPool)
             do throws(MatcherIndexError) {
+                progress?(MatcherBuildProgress(stage: .loadingIndex, done: 0, total: 1))
                 let matcher = try VisualMatcher.loadIndex(
                     from: matcherIndex, tag: tag, configuration: configuration, printer: printer, nullPrints: nullPrints,
                     keypointSlots: keypointSlots)
+                progress?(MatcherBuildProgress(stage: .loadingIndex, done: 1, total: 1))
                 return (matcher, .matcherIndex, nil)
             } catch {
                 if !error.isMissing { indexProblem = .matcherIndex(error) }
@@ -132,10 +138,12 @@ extension Catalog {
         var built = try await buildVisualMatcher(
             photos: photos, places: places, configuration: configuration, featureCache: featureCache, printer: printer,
             nullPrints: nullPrints, syntheticReferences: syntheticReferences, distractorPool: distractorPool,
-            keypointSlots: keypointSlots)
+            keypointSlots: keypointSlots, progress: progress)
         if let matcherIndex, let indexTag {
             do throws(MatcherIndexError) {
+                progress?(MatcherBuildProgress(stage: .savingIndex, done: 0, total: 1))
                 try built.matcher.saveIndex(to: matcherIndex, tag: indexTag)
+                progress?(MatcherBuildProgress(stage: .savingIndex, done: 1, total: 1))
             } catch {
                 indexProblem = .matcherIndex(error)
             }
@@ -167,12 +175,12 @@ extension Catalog {
         }
     }
 
-    /// The matcher built from the photos of `places`: ``buildVisualMatcher(configuration:placeIDs:featureCache:printer:nullPrints:syntheticReferences:distractorPool:keypointSlots:matcherIndex:)``
+    /// The matcher built from the photos of `places`: ``buildVisualMatcher(configuration:placeIDs:featureCache:printer:nullPrints:syntheticReferences:distractorPool:keypointSlots:matcherIndex:progress:)``
     /// without an index file.
     private func buildVisualMatcher(
         photos: [ReferencePhoto], places: [PlaceEntity], configuration: VisionConfiguration, featureCache: String?,
         printer: (any FeaturePrinting)?, nullPrints: NullPrints?, syntheticReferences: Int,
-        distractorPool: [ReferencePhoto]?, keypointSlots: String?
+        distractorPool: [ReferencePhoto]?, keypointSlots: String?, progress: (@Sendable (MatcherBuildProgress) -> Void)?
     ) async throws(CatalogError) -> (matcher: VisualMatcher, source: ReferenceLoader.Source, cacheProblem: VisionError?) {
         if let featureCache {
             let folder = (featureCache as NSString).deletingLastPathComponent
@@ -183,6 +191,7 @@ extension Catalog {
         }
         let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         // Extraction blocks its threads for a while: it runs on Dispatch's, not on Swift concurrency's.
+        progress?(MatcherBuildProgress(stage: .references, done: 0, total: photos.count))
         let loaded = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { () throws(VisionError) in
@@ -210,6 +219,7 @@ extension Catalog {
             var builder = VisualMatcherBuilder(
                 configuration: configuration, printer: printer, nullPrints: nullPrints, keypointSlots: slots)
             builder.add(references)
+            progress?(MatcherBuildProgress(stage: .references, done: references.count, total: photos.count))
             if let distractorPool, syntheticReferences > 0 {
                 // Made and added a batch at a time: with keypoint slots, only what the matcher keeps of the
                 // distractors is ever held for all of them.
@@ -222,13 +232,16 @@ extension Catalog {
                         MatcherReference(id: $0.id, key: $0.id, features: $0.features.with(featurePrints: []))
                     })
                     next = batch.upperBound
+                    progress?(MatcherBuildProgress(stage: .distractors, done: next, total: syntheticReferences))
                 }
             } else {
                 builder.add(SyntheticReferences.make(from: result.references, count: syntheticReferences).map {
                     MatcherReference(id: $0.id, key: $0.id, features: $0.features)
                 })
             }
+            progress?(MatcherBuildProgress(stage: .index, done: 0, total: 1))
             let matcher = builder.build()
+            progress?(MatcherBuildProgress(stage: .index, done: 1, total: 1))
             return (matcher, result.source, result.cacheProblem)
         case .failure(.referencePhoto(let path, let reason)):
             let placeID = places.first { $0.photos.contains { $0.path == path } }?.id ?? ""

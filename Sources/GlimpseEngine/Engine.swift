@@ -210,7 +210,8 @@ public final class Engine: Sendable {
                     configuration: configuration.vision, placeIDs: configuration.placeIDs,
                     featureCache: configuration.featureCache, printer: printer, nullPrints: nullPrints,
                     syntheticReferences: configuration.syntheticReferences, distractorPool: configuration.distractorPool,
-                    keypointSlots: configuration.keypointSlots, matcherIndex: configuration.matcherIndex)
+                    keypointSlots: configuration.keypointSlots, matcherIndex: configuration.matcherIndex,
+                    progress: configuration.buildProgress)
             } catch {
                 throw .catalog(error)
             }

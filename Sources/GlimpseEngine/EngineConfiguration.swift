@@ -62,6 +62,9 @@ public struct EngineConfiguration: Sendable {
     /// photos and settings loads it instead of extracting and indexing; a missing, stale or damaged one is
     /// rebuilt and saved again. `nil` builds at every start.
     public var matcherIndex: String?
+    /// Told how far building the matcher has come (`MatcherBuildProgress`): each step as it starts and
+    /// ends, the distractors after every batch. The daemon logs it; `nil` says nothing.
+    public var buildProgress: (@Sendable (MatcherBuildProgress) -> Void)?
     /// The key that signs cursors. Daemons that share cursors use one key.
     public var cursorKey: CursorKey = .random()
     /// Page sizes and label-fit limits of the visual search.

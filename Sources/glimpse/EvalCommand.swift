@@ -199,6 +199,11 @@ struct EvalCommand: AsyncParsableCommand {
                 configuration.syntheticReferences = syntheticReferences
                 configuration.distractorPool = pool
                 configuration.keypointSlots = keypointSlots
+                if syntheticReferences > 0 || configuration.matcherIndex != nil {
+                    configuration.buildProgress = { step in
+                        FileHandle.standardError.write(Data("glimpse eval: building the matcher: \(step)\n".utf8))
+                    }
+                }
                 // A subset of the places would replace the catalog's shared cache file: only a named one is used.
                 if placeIDs != nil && engine.featureCache.path == nil { configuration.featureCache = nil }
                 if !entries.contains(where: { !$0.labels.isEmpty }) { configuration.labelModel = .off }

@@ -174,7 +174,14 @@ struct ServeCommand: AsyncParsableCommand {
             var served = "catalog folder \(engine.catalog) (read-only)"
             if noStore {
                 do {
-                    loaded = try await engine.load()
+                    let progressLogger = logger
+                    loaded = try await engine.load { configuration in
+                        configuration.buildProgress = { step in
+                            progressLogger.info("building the matcher", metadata: [
+                                "step": "\(step.stage.rawValue)", "done": "\(step.done)", "total": "\(step.total)",
+                            ])
+                        }
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
                     throw ExitCode(error.isMissingFile ? 66 : 65)

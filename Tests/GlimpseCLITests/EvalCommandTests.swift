@@ -117,6 +117,25 @@ struct EvalCommandTests {
         #expect(refused.status != 0 && refused.err.contains("distractor pool"), "\(refused.err)")
     }
 
+    @Test func aSavedMatcherIndexIsLoadedByTheNextRun() throws {
+        let m = try Self.manifest()
+        let index = m.folder.file("matcher.index")
+        let arguments = ["eval", "--queries", m.path, "--synthetic-references", "20", "--matcher-index", index, "--json"]
+        let built = try glimpse(arguments)
+        #expect(built.status == 0, "\(built.err)")
+        #expect(built.err.contains("building the matcher: shortlist index 1/1")
+                && built.err.contains("building the matcher: saving the matcher index 1/1"), "\(built.err)")
+        let loaded = try glimpse(arguments)
+        #expect(loaded.status == 0, "\(loaded.err)")
+        #expect(loaded.err.contains("loading the matcher index 1/1") && !loaded.err.contains("shortlist index"), "\(loaded.err)")
+        let (a, b) = (try Self.json(built.out), try Self.json(loaded.out))
+        #expect(b["reference_source"] as? String == "index" && a["reference_source"] as? String != "index")
+        for field in ["references", "recall_at_1", "false_match_rate"] {
+            #expect("\(a[field] ?? "")" == "\(b[field] ?? "")", "\(field)")
+        }
+        // A damaged or stale index is rebuilt: CatalogMatcherIndexTests.
+    }
+
     @Test func badCheckSettingsAreRefusedBeforeAnythingLoads() throws {
         let m = try Self.manifest()
         let negative = try glimpse(["eval", "--queries", m.path, "--check-print-index=-1"])

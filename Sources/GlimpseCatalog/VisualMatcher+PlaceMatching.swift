@@ -218,6 +218,7 @@ extension Catalog {
             }
             var builder = VisualMatcherBuilder(
                 configuration: configuration, printer: printer, nullPrints: nullPrints, keypointSlots: slots)
+            builder.reserveCapacity(references: references.count + syntheticReferences)
             builder.add(references)
             progress?(MatcherBuildProgress(stage: .references, done: references.count, total: photos.count))
             if let distractorPool, syntheticReferences > 0 {

@@ -37,6 +37,24 @@ struct ReferenceSegmentBuilder {
         self.keypointSlots = keypointSlots
     }
 
+    /// Makes room for `references` more references, when each keeps a known number of keypoints in memory
+    /// (with keypoint slots and an indexed-keypoint limit): the arrays then never grow by copying, which at
+    /// 10⁶ references would briefly hold them one and a half times over.
+    mutating func reserveCapacity(references n: Int) {
+        guard keypointSlots != nil, let limit = configuration.indexedKeypointLimit, n > 0 else { return }
+        let descriptors = owners.count + n * limit, total = count + n
+        words.reserveCapacity(descriptors * ImageFeatures.wordsPerDescriptor)
+        points.reserveCapacity(descriptors * 2)
+        owners.reserveCapacity(descriptors)
+        indexed.reserveCapacity(descriptors)
+        starts.reserveCapacity(total + 1)
+        groups.reserveCapacity(total)
+        keys.reserveCapacity(total)
+        longSides.reserveCapacity(total)
+        sizes.reserveCapacity(2 * total)
+        slotOf.reserveCapacity(total)
+    }
+
     /// Adds `references` after those added so far (their slots, with a slot file, are written now and made
     /// durable when the segment is built).
     mutating func add(_ references: [SegmentReference]) {

@@ -30,6 +30,14 @@ public struct VisualMatcherBuilder {
             printDimension: printer?.featurePrintDimension ?? 0, configuration: configuration, keypointSlots: keypointSlots)
     }
 
+    /// Makes room for `references` more references, so that a build of a known size never grows its arrays
+    /// by copying (with keypoint slots and ``VisionConfiguration/indexedKeypointLimit``, where each keeps a
+    /// known number of keypoints in memory; otherwise it does nothing).
+    public mutating func reserveCapacity(references: Int) {
+        segment.reserveCapacity(references: references)
+        keyIndex.reserveCapacity(count + references)
+    }
+
     /// Adds `references` after those added so far; a reference whose key was added before is ignored. With
     /// keypoint slots, their keypoints are written now, and the batch need not be kept.
     public mutating func add(_ references: [MatcherReference]) {

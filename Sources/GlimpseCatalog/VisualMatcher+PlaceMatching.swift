@@ -124,7 +124,9 @@ extension Catalog {
                 photos: photos, configuration: configuration, printer: printer, syntheticReferences: syntheticReferences,
                 distractorPool: distractorPool)
             do throws(MatcherIndexError) {
-                progress?(MatcherBuildProgress(stage: .loadingIndex, done: 0, total: 1))
+                if AtomicFile.size(of: matcherIndex) != nil {
+                    progress?(MatcherBuildProgress(stage: .loadingIndex, done: 0, total: 1))
+                }
                 let matcher = try VisualMatcher.loadIndex(
                     from: matcherIndex, tag: tag, configuration: configuration, printer: printer, nullPrints: nullPrints,
                     keypointSlots: keypointSlots)

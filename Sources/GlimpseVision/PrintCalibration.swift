@@ -106,8 +106,8 @@ extension VisualMatcher {
         for row in 0..<nulls.count {
             let query = Array(nulls.values[(row * printDimension)..<((row + 1) * printDimension)])
             let comparison = groupComparison(of: query)
-            places = comparison.bestReferences.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
-            guard comparison.bestIndex >= 0, comparison.bestReferences[comparison.bestIndex] >= 0 else { continue }
+            places = comparison.groups.count
+            guard comparison.bestIndex >= 0 else { continue }
             evidence.append(decision.printEvidence(
                 similarity: Double(comparison.best), rival: Double(comparison.second)))
         }

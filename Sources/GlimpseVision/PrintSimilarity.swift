@@ -37,39 +37,65 @@ enum PrintSimilarity {
     }
 }
 
-/// A query print's similarity to every group of references (a place's photos), with the two best
-/// values, so that the margin of any group over its closest rival is found without another pass.
+/// A query print's similarity to every group of references that has a print (a place's photos), with the
+/// two best values, so that the margin of any group over its closest rival is found without another pass.
+///
+/// Only groups with prints are held, so a catalog of many groups without prints (distractors made of
+/// keypoints) costs each query nothing beyond its prints.
 struct PrintComparison {
-    /// The similarity to each group, in group order.
+    /// The groups with a print that counts, ascending.
+    let groups: [Int]
+    /// Each of those groups' similarity (its best reference view, at least 0), in the same order.
     let values: [Float]
-    /// The reference of each group its similarity came from (-1 for a group with no print).
-    let bestReferences: [Int]
-    /// The reference with the highest similarity (-1 when there are none).
+    /// The reference each similarity came from, in the same order.
+    let references: [Int]
+    /// The group with the highest similarity (-1 when there are none).
     let bestIndex: Int
     /// The highest similarity, and the second highest (0 when missing).
     let best: Float, second: Float
 
-    init(_ values: [Float], bestReferences: [Int]) {
+    /// A comparison over `groups` (ascending) with their `values` and best `references`.
+    init(groups: [Int], values: [Float], references: [Int]) {
+        self.groups = groups
         self.values = values
-        self.bestReferences = bestReferences
-        var bestIndex = -1
+        self.references = references
+        var bestPosition = -1
         var best: Float = 0, second: Float = 0
         for (i, value) in values.enumerated() {
-            if bestIndex < 0 || value > best {
-                second = bestIndex < 0 ? second : best
+            if bestPosition < 0 || value > best {
+                second = bestPosition < 0 ? second : best
                 best = value
-                bestIndex = i
+                bestPosition = i
             } else if value > second {
                 second = value
             }
         }
-        self.bestIndex = bestIndex
+        self.bestIndex = bestPosition < 0 ? -1 : groups[bestPosition]
         self.best = best
         self.second = second
     }
 
-    /// The similarity of the most similar reference other than `index`.
-    func rival(of index: Int) -> Float {
-        index == bestIndex ? second : best
+    /// Where `group` lies in ``groups``, or `nil` when it has no print.
+    private func position(of group: Int) -> Int? {
+        var lo = 0, hi = groups.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if groups[mid] < group { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < groups.count && groups[lo] == group ? lo : nil
+    }
+
+    /// The similarity of `group` (0 for a group without a print).
+    func value(ofGroup group: Int) -> Float { position(of: group).map { values[$0] } ?? 0 }
+
+    /// The reference `group`'s similarity came from, or -1 for a group without a print.
+    func reference(ofGroup group: Int) -> Int { position(of: group).map { references[$0] } ?? -1 }
+
+    /// The `count` most similar groups, most similar first (ties: lower group first).
+    func top(_ count: Int) -> [Int] { PrintSimilarity.top(values, count: count).map { groups[$0] } }
+
+    /// The similarity of the most similar group other than `group`.
+    func rival(of group: Int) -> Float {
+        group == bestIndex ? second : best
     }
 }

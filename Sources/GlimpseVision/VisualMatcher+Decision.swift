@@ -29,8 +29,8 @@ extension VisualMatcher {
     /// The print similarity of the reference named `id`, and that of the most similar other reference,
     /// when prints were compared.
     func similarity(of id: String, in similarity: PrintComparison?) -> (similarity: Double, rival: Double)? {
-        guard let similarity, let index = groupIndex[id], index < similarity.values.count else { return nil }
-        return (Double(similarity.values[index]), Double(similarity.rival(of: index)))
+        guard let similarity, let group = groupIndex[id] else { return nil }
+        return (Double(similarity.value(ofGroup: group)), Double(similarity.rival(of: group)))
     }
 
     /// The candidate with the highest confidence.
@@ -78,8 +78,7 @@ extension VisualMatcher {
         if let similarity {
             // References close by print that were never verified still rank, by print alone.
             let present = Set(found.map(\.referenceID))
-            for group in PrintSimilarity.top(similarity.values, count: max(0, limit))
-            where similarity.bestReferences[group] >= 0 && !present.contains(groupIDs[group]) {
+            for group in similarity.top(max(0, limit)) where !present.contains(groupIDs[group]) {
                 ranked.append(MatchCandidate(
                     referenceID: groupIDs[group], votes: 0, verified: false, inliers: 0, score: 0, mirrored: false))
             }

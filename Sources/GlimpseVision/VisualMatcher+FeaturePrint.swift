@@ -15,12 +15,12 @@ extension VisualMatcher {
         return (query, groupComparison(of: query.values))
     }
 
-    /// The similarity of the print `query` to every group: per group, the best similarity of its live
-    /// references' views (at least 0), and which reference it came from.
+    /// The similarity of the print `query` to every group with prints: per group, the best similarity of its
+    /// live references' views (at least 0), and which reference it came from. Costs the prints alone, however
+    /// many groups have none.
     func groupComparison(of query: [Float]) -> PrintComparison {
-        var values = [Float](repeating: 0, count: groupIDs.count)
-        var best = [Float](repeating: 0, count: groupIDs.count)
-        var bestReferences = [Int](repeating: -1, count: groupIDs.count)
+        var position: [Int: Int] = [:]
+        var groups: [Int] = [], values: [Float] = [], references: [Int] = []
         for (s, segment) in segments.enumerated() where !segment.printOwners.isEmpty {
             let rows = PrintSimilarity.cosines(query, against: segment.prints, dimension: printDimension)
             let base = segmentStarts[s]
@@ -28,14 +28,21 @@ extension VisualMatcher {
                 let reference = base + Int(owner)
                 guard live[reference] else { continue }
                 let group = Int(segment.groups[Int(owner)])
-                if bestReferences[group] < 0 || similarity > best[group] {
-                    best[group] = similarity
-                    bestReferences[group] = reference
-                    values[group] = max(0, similarity)
+                if let at = position[group] {
+                    guard similarity > values[at] || references[at] < 0 else { continue }
+                    values[at] = similarity
+                    references[at] = reference
+                } else {
+                    position[group] = groups.count
+                    groups.append(group)
+                    values.append(similarity)
+                    references.append(reference)
                 }
             }
         }
-        return PrintComparison(values, bestReferences: bestReferences)
+        let order = groups.indices.sorted { groups[$0] < groups[$1] }
+        return PrintComparison(
+            groups: order.map { groups[$0] }, values: order.map { max(0, values[$0]) }, references: order.map { references[$0] })
     }
 
     /// The `count` references most similar by print (default ``VisionConfiguration/printShortlistSize``)
@@ -43,9 +50,10 @@ extension VisualMatcher {
     func nearestByPrint(_ similarity: PrintComparison, excluding found: [MatchCandidate], count: Int? = nil) -> [Int] {
         let count = count ?? configuration.printShortlistSize
         let seen = Set(found.filter(\.verified).map(\.referenceID))
-        let order = PrintSimilarity.top(similarity.values, count: count + seen.count)
+        let order = similarity.top(count + seen.count)
         return Array(order.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
-            similarity.bestReferences[group] >= 0 ? similarity.bestReferences[group] : nil
+            let reference = similarity.reference(ofGroup: group)
+            return reference >= 0 ? reference : nil
         }.prefix(count))
     }
 

@@ -29,7 +29,7 @@ extension VisualMatcher {
                 guard live[reference] else { continue }
                 let group = Int(segment.groups[Int(owner)])
                 if let at = position[group] {
-                    guard similarity > values[at] || references[at] < 0 else { continue }
+                    guard similarity > values[at] else { continue }
                     values[at] = similarity
                     references[at] = reference
                 } else {

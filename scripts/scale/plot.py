@@ -20,33 +20,30 @@ def column(rows, name):
     return [(float(r["references"]), float(r[name])) for r in rows if r.get(name, "").strip()]
 
 
+def panel(axis, rows, series, bar, bar_label, title):
+    """One log-log panel: each (column, scale, style, label) of `series` against catalog size, and a bar line."""
+    for name, scale, style, label in series:
+        points = column(rows, name)
+        if points:
+            axis.loglog([n for n, _ in points], [v * scale for _, v in points], style, label=label)
+    axis.axhline(bar, color="grey", linewidth=0.8, linestyle=":")
+    axis.text(float(rows[0]["references"]), bar * 1.08, bar_label, color="grey", fontsize=8)
+    axis.set_xlabel("reference photos")
+    axis.set_title(title)
+    axis.legend(fontsize=8)
+    axis.grid(True, which="both", linewidth=0.3)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     with open(sys.argv[1], newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
-    per_ref = column(rows, "bytes_per_reference")
-    left.loglog([n for n, _ in per_ref], [b / 1024 for _, b in per_ref], "o-", label="memory per reference (KB)")
-    rss = column(rows, "peak_rss_gb")
-    left.loglog([n for n, _ in rss], [g for _, g in rss], "s--", label="peak resident memory (GB)")
-    left.axhline(16, color="grey", linewidth=0.8, linestyle=":")
-    left.text(per_ref[0][0], 17, "16 GB bar", color="grey", fontsize=8)
-    left.set_xlabel("reference photos")
-    left.set_title("memory")
-    left.legend(fontsize=8)
-    build = column(rows, "build_seconds")
-    right.loglog([n for n, _ in build], [s for _, s in build], "o-", label="build from photos and distractors (s)")
-    load = column(rows, "load_seconds")
-    if load:
-        right.loglog([n for n, _ in load], [s for _, s in load], "s--", label="start from the saved index (s)")
-    right.axhline(120, color="grey", linewidth=0.8, linestyle=":")
-    right.text(build[0][0], 130, "2 min bar", color="grey", fontsize=8)
-    right.set_xlabel("reference photos")
-    right.set_title("time")
-    right.legend(fontsize=8)
-    for axis in (left, right):
-        axis.grid(True, which="both", linewidth=0.3)
+    panel(left, rows, [("bytes_per_reference", 1 / 1024, "o-", "memory per reference (KB)"),
+                       ("peak_rss_gb", 1, "s--", "peak resident memory (GB)")], 16, "16 GB bar", "memory")
+    panel(right, rows, [("build_seconds", 1, "o-", "build from photos and distractors (s)"),
+                        ("load_seconds", 1, "s--", "start from the saved index (s)")], 120, "2 min bar", "time")
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110)
 

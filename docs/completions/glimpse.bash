@@ -188,7 +188,7 @@ _glimpse_serve() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --no-store --read-only --version -h --help)
     repeating_options=(--admin-uid --admin-gid --allow-uid --allow-gid)
-    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
+    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -210,6 +210,9 @@ _glimpse_serve() {
         ;;
     '--featureprint-precision')
         __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
+    '--matcher-index')
         return
         ;;
     '--store')
@@ -270,7 +273,7 @@ _glimpse_query() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --labels --limit --cursor --box --min-score --explain --socket)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --labels --limit --cursor --box --min-score --explain --socket)
     __glimpse_offer_flags_options -1
 
     # Offer option value completions
@@ -289,6 +292,9 @@ _glimpse_query() {
         ;;
     '--featureprint-precision')
         __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
+    '--matcher-index')
         return
         ;;
     '--labels')
@@ -319,7 +325,7 @@ _glimpse_match() {
     repeating_flags=()
     non_repeating_flags=(--recursive --all-files --resume --no-feature-cache --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --limit --min-score --jobs --output --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision)
+    non_repeating_options=(--format --limit --min-score --jobs --output --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -353,6 +359,9 @@ _glimpse_match() {
         ;;
     '--featureprint-precision')
         __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
+    '--matcher-index')
         return
         ;;
     esac
@@ -429,7 +438,7 @@ _glimpse_eval() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --precision --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --queries --leave-out --false-match-rate --min-score)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --queries --leave-out --false-match-rate --min-score)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -448,6 +457,9 @@ _glimpse_eval() {
         ;;
     '--featureprint-precision')
         __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
+    '--matcher-index')
         return
         ;;
     '--queries')
@@ -469,7 +481,7 @@ _glimpse_bench() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --scale --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --folder --passes --limit --sizes --dimension --queries --index --distractor-pool --max-build-seconds --socket --concurrency --duration)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --folder --passes --limit --sizes --dimension --queries --index --distractor-pool --max-build-seconds --socket --concurrency --duration)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -488,6 +500,9 @@ _glimpse_bench() {
         ;;
     '--featureprint-precision')
         __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
+    '--matcher-index')
         return
         ;;
     '--folder')

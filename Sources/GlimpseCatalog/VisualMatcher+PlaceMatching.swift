@@ -119,10 +119,10 @@ extension Catalog {
         let photos = places.flatMap { place in place.photos.map { ReferencePhoto(id: place.id, path: $0.path) } }
         var indexTag: String?
         var indexProblem: VisionError?
-        if let matcherIndex {
-            let tag = try Self.matcherIndexTag(
-                photos: photos, configuration: configuration, printer: printer, syntheticReferences: syntheticReferences,
-                distractorPool: distractorPool)
+        // A photo that cannot be examined leaves the index aside: the build names it as it always does.
+        if let matcherIndex, let tag = try? Self.matcherIndexTag(
+            photos: photos, configuration: configuration, printer: printer, syntheticReferences: syntheticReferences,
+            distractorPool: distractorPool) {
             do throws(MatcherIndexError) {
                 if AtomicFile.size(of: matcherIndex) != nil {
                     progress?(MatcherBuildProgress(stage: .loadingIndex, done: 0, total: 1))

@@ -62,4 +62,24 @@ struct CatalogMatcherIndexTests {
         #expect(try Self.answers(fourth.matcher, copy) == expected)
         #expect(try await Self.build(copy, index: index).source == .matcherIndex)
     }
+
+    @Test("a photo that cannot be examined is named as without an index")
+    func aMissingPhotoIsNamedAsWithoutAnIndex() async throws {
+        let copy = try Copy()
+        defer { copy.remove() }
+        let index = copy.folder.appendingPathComponent("matcher.index").path
+        _ = try await Self.build(copy, index: index)
+        let photo = try copy.photoPath("chichen-itza")
+        try FileManager.default.removeItem(atPath: photo)
+        do {
+            _ = try await Self.build(copy, index: index)
+            Issue.record("a catalog with a missing photo was served from its old index")
+        } catch {
+            guard case .undecodablePhoto(let placeID, let path, _) = error as? CatalogError else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(placeID == "chichen-itza" && path == photo)
+        }
+    }
 }

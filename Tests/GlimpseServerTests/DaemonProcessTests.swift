@@ -263,4 +263,36 @@ struct DaemonProcessTests {
         #expect(longExit.status == 64)
         #expect(longExit.output.contains("at most 107"))
     }
+
+    @Test func aFolderDaemonSavesItsMatcherIndexLogsTheBuildAndTheNextStartLoadsIt() async throws {
+        let folder = try TemporaryDirectory()
+        let socket = folder.file("g.sock")
+        let index = folder.file("matcher.index")
+        let photo = bundledCatalogDirectory + "/photos/" + samplePhotos[0]
+        var answers: [QueryResponseJSON] = []
+        for start in 0..<2 {
+            let daemon = try ServeProcess(
+                socket: socket, keypointsOnly: true, extra: ["--no-store", "--read-only", "--matcher-index", index])
+            #expect(await daemon.waitUntilListening(on: socket), "\(daemon.startFailure())")
+            let answer = try #require(await curl(socket, [
+                "-H", "Content-Type: image/jpeg", "--data-binary", "@" + photo, "http://glimpse/v1/query?limit=3",
+            ]))
+            #expect(answer.status == 200)
+            answers.append(try JSONDecoder().decode(QueryResponseJSON.self, from: answer.body))
+            daemon.process.terminate()
+            let (status, log) = await daemon.waitForExit(timeout: .seconds(60))
+            #expect(status == 0, "\(log.suffix(2000))")
+            if start == 0 {
+                // The first start builds and saves, saying so in its log.
+                #expect(log.contains("building the matcher") && log.contains("shortlist index")
+                        && log.contains("saving the matcher index"), "\(log.suffix(2000))")
+                #expect(FileManager.default.fileExists(atPath: index))
+            } else {
+                // The second loads what the first saved, and builds nothing.
+                #expect(log.contains("loading the matcher index") && !log.contains("shortlist index"), "\(log.suffix(2000))")
+            }
+        }
+        // The same answer from the matcher built and the one loaded.
+        #expect(answers.count == 2 && answers.first?.results == answers.last?.results && answers.first?.results.isEmpty == false)
+    }
 }

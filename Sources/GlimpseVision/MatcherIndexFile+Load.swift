@@ -100,8 +100,9 @@ struct MatcherIndexLoader {
             offsets.append(Int(offset))
         }
         func read<T: BitwiseCopyable>(_ section: MatcherIndexFile.Section, _: T.Type) throws(MatcherIndexError) -> [T] {
-            try skip(to: offsets[sections.firstIndex(of: section) ?? 0])
-            return try array(T.self, counts[sections.firstIndex(of: section) ?? 0])
+            let n = sections.firstIndex(of: section) ?? 0
+            try skip(to: offsets[n])
+            return try array(T.self, counts[n])
         }
         let loaded = LoadedMatcherIndex(
             meta: try read(.meta, UInt64.self), slotFileID: try read(.slotFileID, UInt8.self),

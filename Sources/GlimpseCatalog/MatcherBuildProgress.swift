@@ -6,6 +6,9 @@ public struct MatcherBuildProgress: Sendable, Equatable, CustomStringConvertible
     public enum Stage: String, Sendable, Equatable {
         /// Loading a saved matcher index.
         case loadingIndex = "loading the matcher index"
+        /// Bringing a loaded matcher index up to date with the catalog: the photos added and removed since
+        /// it was saved (`done` of them applied, `total` in all).
+        case catchingUp = "photos changed since the matcher index"
         /// Extracting (or reading from the feature cache) the catalog photos' features.
         case references = "catalog photo features"
         /// Making and adding distractors.
@@ -22,14 +25,17 @@ public struct MatcherBuildProgress: Sendable, Equatable, CustomStringConvertible
     public let done: Int
     /// How many it has.
     public let total: Int
+    /// Why the step failed, when it did (saving an index the disk refused, for instance); `nil` otherwise.
+    public let problem: String?
 
     /// Creates a report.
-    public init(stage: Stage, done: Int, total: Int) {
+    public init(stage: Stage, done: Int, total: Int, problem: String? = nil) {
         self.stage = stage
         self.done = done
         self.total = total
+        self.problem = problem
     }
 
-    /// The step and its count, such as `distractors 20000/100000`.
-    public var description: String { "\(stage.rawValue) \(done)/\(total)" }
+    /// The step and its count, such as `distractors 20000/100000`, and what went wrong, if anything.
+    public var description: String { "\(stage.rawValue) \(done)/\(total)" + (problem.map { " failed: \($0)" } ?? "") }
 }

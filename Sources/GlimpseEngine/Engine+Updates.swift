@@ -77,8 +77,9 @@ extension Engine {
     }
 
     /// Folds the matcher's added and removed references back into one segment on another thread, and
-    /// makes that the current matcher if no update came in the meantime (a later update tries again).
-    private func compactInBackground(_ matcher: VisualMatcher) {
+    /// makes that the current matcher if no update came in the meantime (a later update tries again);
+    /// with a matcher index, the folded matcher is then saved to it.
+    func compactInBackground(_ matcher: VisualMatcher) {
         guard compacting.withLock({ running in
             if running { return false }
             running = true
@@ -86,17 +87,19 @@ extension Engine {
         }) else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
             let compacted = matcher.compacted()
-            updates.withLock { _ in
-                generation.withLock { generation in
-                    guard generation.matcher === matcher else { return }
+            let installed = updates.withLock { _ in
+                generation.withLock { generation -> Bool in
+                    guard generation.matcher === matcher else { return false }
                     generation = Generation(
                         snapshot: generation.snapshot, matcher: compacted,
                         query: VisualSearchQuery(
                             snapshot: generation.snapshot, store: store, matcher: compacted, labeler: labeler,
                             configuration: configuration.search),
                         referenceSource: generation.referenceSource, cacheProblem: generation.cacheProblem)
+                    return true
                 }
             }
+            if installed { indexSaver?.save(compacted) }
             compacting.withLock { $0 = false }
             // An update came meanwhile and this compaction was dropped: try again once updates are quiet.
             if let quiet = configuration.compactionQuietPeriod, let matcher = current.matcher, matcher.hasChanges {

@@ -65,6 +65,9 @@ public final class Engine: Sendable {
     let compacting = Mutex(false)
     /// Counts updates, so that a compaction waiting for a quiet period knows whether one came meanwhile.
     let updateCount = Mutex<UInt64>(0)
+    /// Saves the matcher to ``EngineConfiguration/matcherIndex`` after each compaction, for an engine on a
+    /// catalog store; `nil` otherwise.
+    let indexSaver: MatcherIndexSaver?
 
     /// Loads everything `configuration` names.
     ///
@@ -88,27 +91,72 @@ public final class Engine: Sendable {
     /// its file. With `features` `nil`, every photo's features come from the feature cache or are
     /// extracted, as for a catalog folder.
     ///
+    /// With ``EngineConfiguration/matcherIndex`` and `features`, the matcher is loaded from that file when it
+    /// was saved with these settings, and brought up to date with `catalog` (photos added since are added,
+    /// photos gone are removed); otherwise it is built. Either way the file is then saved again in the
+    /// background, and after every later compaction of the matcher (see ``update(to:features:changedPlaces:)``).
+    ///
     /// - Throws: ``EngineError`` naming the file at fault.
     public static func load(
         _ configuration: EngineConfiguration, catalog: Catalog, features: [String: ImageFeatures]?,
         models given: EngineModels? = nil
     ) async throws(EngineError) -> Engine {
+        guard let features else {
+            let models: EngineModels
+            if let given { models = given } else { models = try EngineModels.load(configuration) }
+            let store = SnapshotStore(cursorKey: configuration.cursorKey)
+            let generation = try await Self.generation(
+                for: catalog, configuration: configuration, printer: models.featurePrinter, nullPrints: models.nullPrints,
+                labeler: models.labeler, store: store)
+            return Engine(configuration: configuration, models: models, generation: generation, indexSaver: nil)
+        }
+        return try await load(
+            configuration, catalog: catalog, storedFeatures: { features[$0] }, photoFolder: catalog.directory, models: given)
+    }
+
+    /// ``load(_:catalog:features:models:)`` for a catalog store whose photo files are in `photoFolder`, with
+    /// each photo's stored features read only when the matcher needs them: a matcher loaded from its index
+    /// needs only the photos added since.
+    static func load(
+        _ configuration: EngineConfiguration, catalog: Catalog, storedFeatures: StoredFeatureLookup, photoFolder: String,
+        models given: EngineModels? = nil
+    ) async throws(EngineError) -> Engine {
         let models: EngineModels
         if let given { models = given } else { models = try EngineModels.load(configuration) }
-        let printer = models.featurePrinter, labeler = models.labeler, nulls = models.nullPrints
+        let printer = models.featurePrinter
         let store = SnapshotStore(cursorKey: configuration.cursorKey)
-        let generation: Generation
-        if let features {
-            generation = try await Self.generation(
-                for: catalog, features: features, configuration: configuration, printer: printer, nullPrints: nulls,
-                labeler: labeler, store: store)
-        } else {
-            generation = try await Self.generation(
-                for: catalog, configuration: configuration, printer: printer, nullPrints: nulls, labeler: labeler,
-                store: store)
+        var matcher: VisualMatcher?
+        var origin = StoreMatcherOrigin.built
+        var problem: VisionError?
+        if configuration.matchesPictures {
+            (matcher, origin, problem) = try await storeMatcher(
+                for: catalog, features: storedFeatures, photoFolder: photoFolder, configuration: configuration, printer: printer,
+                nullPrints: models.nullPrints)
         }
-        return Engine(configuration: configuration, featurePrinter: printer, nullPrints: nulls, labeler: labeler,
-                      generation: generation)
+        let snapshot = store.publish(catalog)
+        let query = VisualSearchQuery(
+            snapshot: snapshot, store: store, matcher: matcher, labeler: models.labeler, configuration: configuration.search)
+        let source: ReferenceLoader.Source? = switch origin {
+        case .built: matcher == nil ? nil : .cache
+        case .index: .matcherIndex
+        }
+        let generation = Generation(
+            snapshot: snapshot, matcher: matcher, query: query, referenceSource: source, cacheProblem: problem)
+        let saver = configuration.matcherIndex.map { path in
+            MatcherIndexSaver(
+                path: path, tag: storeIndexTag(configuration: configuration, printer: printer, photoFolder: photoFolder),
+                progress: configuration.buildProgress)
+        }
+        let engine = Engine(configuration: configuration, models: models, generation: generation, indexSaver: saver)
+        if let matcher, let saver {
+            switch origin {
+            case .built: saver.save(matcher)
+            // The changes are folded into one segment first, which is then saved (a save would fold them anyway).
+            case .index(changed: true): engine.compactInBackground(matcher)
+            case .index(changed: false): break
+            }
+        }
+        return engine
     }
 
     /// An engine from parts already built (tests, and callers with their own matcher). `matcher`'s
@@ -127,12 +175,21 @@ public final class Engine: Sendable {
         self.init(
             configuration: settings, featurePrinter: matcher?.printer as? FeaturePrinterPool,
             nullPrints: matcher?.nullPrints, labeler: labeler, generation: Generation(
-                snapshot: snapshot, matcher: matcher, query: query, referenceSource: nil, cacheProblem: nil))
+                snapshot: snapshot, matcher: matcher, query: query, referenceSource: nil, cacheProblem: nil),
+            indexSaver: nil)
+    }
+
+    private convenience init(
+        configuration: EngineConfiguration, models: EngineModels, generation: Generation, indexSaver: MatcherIndexSaver?
+    ) {
+        self.init(
+            configuration: configuration, featurePrinter: models.featurePrinter, nullPrints: models.nullPrints,
+            labeler: models.labeler, generation: generation, indexSaver: indexSaver)
     }
 
     private init(
         configuration: EngineConfiguration, featurePrinter: FeaturePrinterPool?, nullPrints: NullPrints?,
-        labeler: LabelPredictor?, generation: Generation
+        labeler: LabelPredictor?, generation: Generation, indexSaver: MatcherIndexSaver?
     ) {
         self.configuration = configuration
         self.featurePrinter = featurePrinter
@@ -140,6 +197,7 @@ public final class Engine: Sendable {
         self.labeler = labeler
         self.store = generation.query.store
         self.generation = Mutex(generation)
+        self.indexSaver = indexSaver
     }
 
     // MARK: - The current generation
@@ -149,6 +207,11 @@ public final class Engine: Sendable {
 
     /// The current catalog.
     public var catalog: Catalog { current.catalog }
+
+    /// How many background saves of the matcher index have ended, saved or failed (each is reported to
+    /// ``EngineConfiguration/buildProgress``); 0 for an engine that saves none (see
+    /// ``load(_:catalog:features:models:)``).
+    public var matcherIndexSaves: Int { indexSaver?.savesFinished ?? 0 }
 
     /// Builds the matcher for `catalog` (reading the feature cache, extracting what it lacks) and makes
     /// it the current generation. Queries already running finish on the previous one.
@@ -221,39 +284,6 @@ public final class Engine: Sendable {
             snapshot: snapshot, store: store, matcher: matcher, labeler: labeler, configuration: configuration.search)
         return Generation(
             snapshot: snapshot, matcher: matcher, query: query, referenceSource: source, cacheProblem: cacheProblem)
-    }
-
-    /// A generation whose matcher is built from known features; photos without them are extracted
-    /// from their files on all cores.
-    private static func generation(
-        for catalog: Catalog, features: [String: ImageFeatures], configuration: EngineConfiguration,
-        printer: FeaturePrinterPool?, nullPrints: NullPrints?, labeler: LabelPredictor?, store: SnapshotStore
-    ) async throws(EngineError) -> Generation {
-        var matcher: VisualMatcher?
-        if configuration.matchesPictures {
-            let photos = referencePhotos(of: catalog, placeIDs: configuration.placeIDs)
-                .sorted { $0.value.order < $1.value.order }
-            let missing = photos.filter { features[$0.key] == nil }
-            let vision = configuration.vision
-            let extracted = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: Result { () throws(EngineError) -> [String: ImageFeatures] in
-                        try extract(missing.map { ($0.key, $0.value.placeID, $0.value.path) }, configuration: vision,
-                                    printer: printer)
-                    })
-                }
-            }
-            let found = try extracted.get()
-            let references = photos.compactMap { key, photo in
-                (features[key] ?? found[key]).map { MatcherReference(id: photo.placeID, key: key, features: $0) }
-            }
-            matcher = VisualMatcher(
-                keyedReferences: references, configuration: vision, printer: printer, nullPrints: nullPrints)
-        }
-        let snapshot = store.publish(catalog)
-        let query = VisualSearchQuery(
-            snapshot: snapshot, store: store, matcher: matcher, labeler: labeler, configuration: configuration.search)
-        return Generation(snapshot: snapshot, matcher: matcher, query: query, referenceSource: .cache, cacheProblem: nil)
     }
 
     /// The features of `photos` (key, place, path), extracted on all cores; the first failure in

@@ -5,6 +5,7 @@ public import GlimpseStore
 import GlimpseVision
 import Foundation
 public import GlimpseWire
+import Synchronization
 
 /// A catalog served from a catalog store and edited while it serves.
 ///
@@ -96,13 +97,8 @@ public actor LiveCatalog {
         } catch {
             throw .store(.invalidCatalog(error))
         }
-        let known: [String: ImageFeatures], missing: [(key: String, placeID: String, path: String, sha256: String)]
-        do throws(StoreError) {
-            (known, missing) = try knownFeatures(of: stored.places, in: photoFolder)
-        } catch {
-            throw .store(error)
-        }
-        var features = known
+        let (stores, missing) = storedFeatures(of: stored.places, in: photoFolder)
+        var features: [String: ImageFeatures] = [:]
         if configuration.matchesPictures, !missing.isEmpty {
             let extracted: [String: ImageFeatures]
             do {
@@ -118,12 +114,26 @@ public actor LiveCatalog {
                 do { try await store.storeFeatures(EncodedFeatures(made), sha256: entry.sha256, featuresKey: key) } catch { throw .store(error) }
             }
         }
+        // Stored features are decoded only as the matcher asks for them (a matcher index holds most of them);
+        // the first damaged one is the error, once the engine is loaded.
+        let damaged = Mutex<StoreError?>(nil)
+        let extracted = features
+        let lookup: StoredFeatureLookup = { key in
+            if let made = extracted[key] { return made }
+            guard let photo = stores[key] else { return nil }
+            do throws(StoreError) { return try photo.decodedFeatures() } catch {
+                damaged.withLock { $0 = $0 ?? error }
+                return nil
+            }
+        }
         let engine: Engine
         do {
-            engine = try await Engine.load(configuration, catalog: catalog, features: features, models: models)
+            engine = try await Engine.load(
+                configuration, catalog: catalog, storedFeatures: lookup, photoFolder: photoFolder.path, models: models)
         } catch {
             throw .engine(error)
         }
+        if let error = damaged.withLock({ $0 }) { throw .store(error) }
         return LiveCatalog(
             engine: engine, store: store, photoFolder: photoFolder, featuresKey: key, stored: stored, photoCacheProblem: cacheProblem,
             photosExtractedAtOpen: configuration.matchesPictures ? missing.count : 0)
@@ -256,6 +266,22 @@ public actor LiveCatalog {
         places = Dictionary(stored.places.map { ($0.definition.id, $0.withoutFeatures) }, uniquingKeysWith: { $1 })
         collections = Dictionary(stored.collections.map { ($0.definition.id, $0) }, uniquingKeysWith: { $1 })
         labelsRevision = stored.labelsRevision
+    }
+
+    /// The photos of `places` that carry features, by reference key (not yet decoded), and those that carry none.
+    static func storedFeatures(of places: [StoredPlace], in folder: PhotoFolder) -> (
+        carrying: [String: StoredPhoto], missing: [(key: String, placeID: String, path: String, sha256: String)]
+    ) {
+        var carrying: [String: StoredPhoto] = [:]
+        var missing: [(key: String, placeID: String, path: String, sha256: String)] = []
+        for place in places {
+            for photo in place.photos {
+                let path = folder.file(for: photo)
+                let key = Catalog.referenceKey(placeID: place.definition.id, photoPath: path)
+                if photo.features != nil { carrying[key] = photo } else { missing.append((key, place.definition.id, path, photo.sha256)) }
+            }
+        }
+        return (carrying, missing)
     }
 
     /// The features `places` carry, by reference key, and the photos that carry none.

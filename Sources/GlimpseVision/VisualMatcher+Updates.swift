@@ -119,6 +119,10 @@ extension VisualMatcher {
     /// Whether the matcher holds a reference with this key.
     public func contains(key: String) -> Bool { keyIndex[key] != nil }
 
+    /// The key of every reference that counts, in no particular order: what a matcher loaded from an index
+    /// is compared with to bring it up to date with the catalog.
+    public var referenceKeys: [String] { Array(keyIndex.keys) }
+
     /// Whether references were added or removed since the matcher was built or compacted (a query then
     /// looks up a second segment, or skips removed references).
     public var hasChanges: Bool { segments.count > 1 || slotCount > referenceCount }

@@ -21,7 +21,8 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("matcher-index"), help: ArgumentHelp("""
         Save the built matcher (prints, keypoints and shortlist index) to this file, and load it at the next \
         start instead of extracting and indexing the catalog photos; a missing, stale or damaged file is \
-        rebuilt. For large catalogs.
+        rebuilt. On a catalog store, a start loads the file and adds or removes the photos edited since, and \
+        the file is saved again once edits settle. For large catalogs.
         """, valueName: "file"))
     var matcherIndex: String?
 

@@ -174,14 +174,8 @@ struct ServeCommand: AsyncParsableCommand {
             var served = "catalog folder \(engine.catalog) (read-only)"
             if noStore {
                 do {
-                    let progressLogger = logger
-                    loaded = try await engine.load { configuration in
-                        configuration.buildProgress = { step in
-                            progressLogger.info("building the matcher", metadata: [
-                                "step": "\(step.stage.rawValue)", "done": "\(step.done)", "total": "\(step.total)",
-                            ])
-                        }
-                    }
+                    let progress = Self.progressLog(logger)
+                    loaded = try await engine.load { configuration in configuration.buildProgress = progress }
                 } catch {
                     FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
                     throw ExitCode(error.isMissingFile ? 66 : 65)
@@ -196,6 +190,10 @@ struct ServeCommand: AsyncParsableCommand {
                 // A store other daemons write too is followed: their edits are served within a second.
                 let followLogger = logger
                 following = Task { await live.follow { event in Self.log(event, logger: followLogger) } }
+            }
+            if let problem = loaded.current.cacheProblem {
+                logger.notice("the matcher index was not used; the matcher was built and is saved again", metadata: [
+                    "reason": "\(problem)"])
             }
             let service = CatalogSearchService(engine: loaded)
             logger.info(
@@ -219,7 +217,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// Opens the store (creating it, and filling it from the --catalog folder as ``StoreSeeding`` says)
     /// and starts the live catalog on it; failures print a sentence and exit with a sysexits status.
     private func openStore(logger: Logger) async throws -> (live: LiveCatalog, location: StoreLocation) {
-        let configuration = engine.configuration()
+        var configuration = engine.configuration()
+        configuration.buildProgress = Self.progressLog(logger)
         let location = StoreLocation(store: store, catalogDirectory: engine.catalog)
         let path = location.description
         func fail(_ error: any CustomStringConvertible, status: Int32) -> ExitCode {
@@ -309,6 +308,22 @@ struct ServeCommand: AsyncParsableCommand {
             switch error {
             case .engine(let error): throw fail(error, status: error.isMissingFile ? 66 : 65)
             case .store(let error): throw fail(error, status: 74)
+            }
+        }
+    }
+
+    /// Logs each step of building, loading or saving the matcher; a step that failed (an index the disk
+    /// refused) as an error, since the next start then builds again.
+    static func progressLog(_ logger: Logger) -> @Sendable (MatcherBuildProgress) -> Void {
+        { step in
+            let metadata: Logger.Metadata = [
+                "step": "\(step.stage.rawValue)", "done": "\(step.done)", "total": "\(step.total)",
+            ]
+            if let problem = step.problem {
+                logger.error("could not save the matcher index; the next start catches up from the last one saved, or builds the matcher", metadata: metadata.merging(
+                    ["reason": "\(problem)"], uniquingKeysWith: { $1 }))
+            } else {
+                logger.info("building the matcher", metadata: metadata)
             }
         }
     }

@@ -1,0 +1,123 @@
+import Foundation
+import GlimpseCatalog
+import GlimpseEngine
+import GlimpseStore
+import GlimpseStoreSQLite
+import GlimpseTestSupport
+import GlimpseVision
+import Synchronization
+import Testing
+
+/// A live catalog on a real SQLite store with a matcher index: the first start builds and saves it, an
+/// edit is saved once edits settle, a start loads it and builds nothing, edits made while no daemon saved
+/// them are caught up at the next start, and a damaged file is rebuilt, never trusted.
+@Suite(.serialized) struct LiveCatalogMatcherIndexTests {
+    typealias Fixture = LiveCatalogTests.Fixture
+
+    /// Every step the engine reported, in order.
+    final class Steps: Sendable {
+        private let steps = Mutex<[MatcherBuildProgress]>([])
+        var all: [MatcherBuildProgress] { steps.withLock { $0 } }
+        func record(_ step: MatcherBuildProgress) { steps.withLock { $0.append(step) } }
+        func saw(_ stage: MatcherBuildProgress.Stage) -> Bool { all.contains { $0.stage == stage } }
+    }
+
+    /// A live catalog on the store at `storePath` (keypoints only), with the matcher index at `index` when
+    /// given, folding edits after 50 ms of quiet.
+    static func open(storePath: String, index: String?, steps: Steps) async throws -> LiveCatalog {
+        let store = try SQLiteCatalogStore.open(path: storePath, create: false)
+        var configuration = Fixture.configuration("/nonexistent", quiet: .milliseconds(50))
+        configuration.matcherIndex = index
+        configuration.buildProgress = { steps.record($0) }
+        return try await LiveCatalog.open(
+            store: store, photoFolder: PhotoFolder(path: store.photoFolder), configuration: configuration)
+    }
+
+    /// The top place of each of the first 12 sample photos and of the edits' photos.
+    static func answers(_ live: LiveCatalog) async throws -> [String?] {
+        var out: [String?] = []
+        for index in Array(0..<12) + [40, 41] {
+            out.append(try await LiveCatalogTests.topPlace(live, try LiveCatalogTests.photo(index).picture))
+        }
+        return out
+    }
+
+    @Test func theIndexIsSavedLoadedAndCaughtUpWithTheStore() async throws {
+        let fixture = try await Fixture.make()
+        await fixture.live.close()
+        let index = fixture.directory.file("matcher.index")
+
+        // First start: built from the stored features, then saved in the background.
+        var steps = Steps()
+        let first = try await Self.open(storePath: fixture.storePath, index: index, steps: steps)
+        #expect(first.engine.current.referenceSource == .cache && first.engine.current.cacheProblem == nil)
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the first save") { first.engine.matcherIndexSaves == 1 }
+        #expect(steps.saw(.index) && steps.all.last == MatcherBuildProgress(stage: .savingIndex, done: 1, total: 1))
+        let saved = try #require(AtomicFileSize.of(index))
+
+        // An edit: folded after the quiet period, then saved again.
+        _ = try await first.apply(.putPlace(
+            LiveCatalogTests().place("harbour-view"),
+            photos: [try LiveCatalogTests().newPhoto(first, 40, name: "photos/harbour-view.jpg")], precondition: .none))
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the save after the edit") { first.engine.matcherIndexSaves == 2 }
+        #expect(try #require(AtomicFileSize.of(index)) > saved)
+        let served = try await Self.answers(first)
+        #expect(served[12] == "harbour-view")
+        await first.close()
+
+        // Second start: loaded, nothing extracted or indexed, nothing to catch up or save; the same answers.
+        steps = Steps()
+        let second = try await Self.open(storePath: fixture.storePath, index: index, steps: steps)
+        #expect(second.engine.current.referenceSource == .matcherIndex)
+        #expect(steps.saw(.loadingIndex) && !steps.saw(.index) && !steps.saw(.catchingUp) && !steps.saw(.references))
+        #expect(second.engine.current.matcher?.hasChanges == false && second.engine.current.matcher?.referenceCount == 7)
+        #expect(try await Self.answers(second) == served)
+        await second.close()
+
+        // Edits by a live catalog that saves no index (another daemon, or one stopped before it saved).
+        let other = try await Self.open(storePath: fixture.storePath, index: nil, steps: Steps())
+        _ = try await other.apply(.deletePlace(id: "harbour-view", precondition: .mustExist))
+        let target = try #require(other.engine.catalog.places.first).id
+        _ = try await other.apply(.addPhoto(
+            placeID: target, photo: try LiveCatalogTests().newPhoto(other, 41, name: "photos/second-view.jpg"),
+            precondition: .none))
+        let expected = try await Self.answers(other)
+        #expect(expected[12] == nil && expected[13] == target)
+        await other.close()
+
+        // Third start: the index is loaded and brought up to date (one photo gone, one added), then saved.
+        steps = Steps()
+        let third = try await Self.open(storePath: fixture.storePath, index: index, steps: steps)
+        #expect(third.engine.current.referenceSource == .matcherIndex)
+        #expect(steps.all.contains(MatcherBuildProgress(stage: .catchingUp, done: 2, total: 2)) && !steps.saw(.index))
+        #expect(try await Self.answers(third) == expected)
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the save after catching up") { third.engine.matcherIndexSaves == 1 }
+        #expect(third.engine.current.matcher?.hasChanges == false && third.engine.current.matcher?.referenceCount == 7)
+        await third.close()
+
+        // A damaged file is refused, said why, rebuilt and saved; the answers do not change.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: index)))
+        bytes[bytes.count / 2] ^= 0x10
+        try Data(bytes).write(to: URL(fileURLWithPath: index))
+        steps = Steps()
+        let fourth = try await Self.open(storePath: fixture.storePath, index: index, steps: steps)
+        #expect(fourth.engine.current.referenceSource == .cache)
+        let problem = try #require(fourth.engine.current.cacheProblem)
+        #expect("\(problem)".contains("matcher index"), "\(problem)")
+        #expect(steps.saw(.index))
+        #expect(try await Self.answers(fourth) == expected)
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the save of the rebuilt index") { fourth.engine.matcherIndexSaves == 1 }
+        await fourth.close()
+        steps = Steps()
+        let fifth = try await Self.open(storePath: fixture.storePath, index: index, steps: steps)
+        #expect(fifth.engine.current.referenceSource == .matcherIndex && !steps.saw(.index))
+        await fifth.close()
+    }
+}
+
+/// The size of a file, or `nil` when it does not exist.
+enum AtomicFileSize {
+    static func of(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    }
+}

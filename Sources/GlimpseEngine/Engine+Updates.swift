@@ -59,7 +59,7 @@ extension Engine {
             if let matcher {
                 if matcher.needsCompaction {
                     compactInBackground(matcher)
-                } else if let quiet = configuration.compactionQuietPeriod, matcher.hasChanges {
+                } else if let quiet = configuration.compactionQuietPeriod, matcher.foldsWhenQuiet {
                     compactWhenQuiet(after: quiet, update: count)
                 }
             }
@@ -71,7 +71,7 @@ extension Engine {
     private func compactWhenQuiet(after quiet: Duration, update: UInt64) {
         let nanoseconds = Int(clamping: max(0, quiet.nanoseconds))
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
-            guard updateCount.withLock({ $0 == update }), let matcher = current.matcher, matcher.hasChanges else { return }
+            guard updateCount.withLock({ $0 == update }), let matcher = current.matcher, matcher.foldsWhenQuiet else { return }
             compactInBackground(matcher)
         }
     }
@@ -102,7 +102,7 @@ extension Engine {
             if installed { indexSaver?.save(compacted) }
             compacting.withLock { $0 = false }
             // An update came meanwhile and this compaction was dropped: try again once updates are quiet.
-            if let quiet = configuration.compactionQuietPeriod, let matcher = current.matcher, matcher.hasChanges {
+            if let quiet = configuration.compactionQuietPeriod, let matcher = current.matcher, matcher.foldsWhenQuiet {
                 compactWhenQuiet(after: quiet, update: updateCount.withLock { $0 })
             }
         }

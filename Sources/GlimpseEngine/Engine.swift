@@ -151,8 +151,9 @@ public final class Engine: Sendable {
         if let matcher, let saver {
             switch origin {
             case .built: saver.save(matcher)
-            // The changes are folded into one segment first, which is then saved (a save would fold them anyway).
-            case .index(changed: true): engine.compactInBackground(matcher)
+            // The changes are folded into one segment first, which is then saved (a save would fold them anyway);
+            // a large matcher with few changes is left as it is, and the next start catches up the same way.
+            case .index(changed: true): if matcher.foldsWhenQuiet { engine.compactInBackground(matcher) }
             case .index(changed: false): break
             }
         }

@@ -103,7 +103,8 @@ struct LoadedMatcherIndex {
         }
         return VisualMatcher(
             configuration: configuration, printer: printer, printDimension: printDimension, segments: [segment],
-            live: Array(repeating: true, count: n), groupIDs: groupIDs, groupIndex: groupIndex, keyIndex: keyIndex,
+            live: Array(repeating: true, count: n), groupIDs: LayeredNames(groupIDs), groupIndex: LayeredIndex(groupIndex),
+            keyIndex: LayeredIndex(keyIndex),
             nullPrints: nullPrints, calibration: calibration)
     }
 

@@ -145,7 +145,7 @@ struct MatcherIndexParts {
         }
         self.meta = meta
         slotFileID = segment.keypointSlots?.file.fileID ?? []
-        groupIDs = Self.strings(matcher.groupIDs)
+        groupIDs = Self.strings(Array(matcher.groupIDs))
         keys = Self.strings(segment.keys)
     }
 

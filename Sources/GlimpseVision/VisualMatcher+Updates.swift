@@ -84,6 +84,24 @@ extension VisualMatcher {
         return (added > 256 && added * 8 > slotCount) || (removed > 256 && removed * 4 > slotCount)
     }
 
+    /// Up to this many reference slots, a matcher is worth folding into one segment after every quiet spell
+    /// of edits (see ``foldsWhenQuiet``).
+    public static let quietFoldLimit = 50_000
+    /// Above ``quietFoldLimit``, the added segment is folded once it holds this many references: each edit
+    /// rebuilds that segment, so this bounds what an edit costs.
+    public static let addedFoldLimit = 4_096
+
+    /// Whether a quiet spell of edits is a good time to fold this matcher (``compacted()``): always for a
+    /// matcher of up to ``quietFoldLimit`` references; above that only once the added segment holds
+    /// ``addedFoldLimit`` references or more (or ``needsCompaction`` says so), since a fold copies and
+    /// indexes every reference again (at 10⁶, minutes of a core and, for that while, twice the memory), and
+    /// a small added segment costs a query little.
+    public var foldsWhenQuiet: Bool {
+        guard hasChanges else { return false }
+        let added = segments.dropFirst().reduce(0) { $0 + $1.count }
+        return slotCount <= Self.quietFoldLimit || added >= Self.addedFoldLimit || needsCompaction
+    }
+
     /// The same references in one segment with a freshly chosen index, removed references dropped and
     /// groups without references forgotten. Costs about as much as building the matcher anew from
     /// features, without extracting them.
@@ -109,8 +127,9 @@ extension VisualMatcher {
         for (r, key) in merged.keys.enumerated() { keyIndex[key] = r }
         let next = VisualMatcher(
             configuration: configuration, printer: printer, printDimension: printDimension, segments: [merged],
-            live: Array(repeating: true, count: merged.count), groupIDs: groupIDs, groupIndex: groupIndex,
-            keyIndex: keyIndex, nullPrints: nullPrints, calibration: PrintCalibrationState(printCalibration))
+            live: Array(repeating: true, count: merged.count), groupIDs: LayeredNames(groupIDs),
+            groupIndex: LayeredIndex(groupIndex), keyIndex: LayeredIndex(keyIndex), nullPrints: nullPrints,
+            calibration: PrintCalibrationState(printCalibration))
         // The same references, but a recalibration of the matcher compacted may still have been under way.
         next.recalibrateInBackground()
         return next
@@ -121,7 +140,7 @@ extension VisualMatcher {
 
     /// The key of every reference that counts, in no particular order: what a matcher loaded from an index
     /// is compared with to bring it up to date with the catalog.
-    public var referenceKeys: [String] { Array(keyIndex.keys) }
+    public var referenceKeys: [String] { keyIndex.keys }
 
     /// Whether references were added or removed since the matcher was built or compacted (a query then
     /// looks up a second segment, or skips removed references).

@@ -37,11 +37,11 @@ public final class VisualMatcher: Sendable {
     let live: [Bool]
     /// The identifier of each group: references registered under one id (a place's several photos)
     /// form one group and are reported as one candidate.
-    let groupIDs: [String]
+    let groupIDs: LayeredNames
     /// The position of each group id in ``groupIDs``.
-    let groupIndex: [String: Int]
+    let groupIndex: LayeredIndex
     /// The reference each key names.
-    let keyIndex: [String: Int]
+    let keyIndex: LayeredIndex
     /// Prints of photos of no catalog place made by ``printer``'s network, that the print-alone accept
     /// line is measured with (``PrintCalibration``); `nil` when there are none.
     public let nullPrints: NullPrints?
@@ -95,8 +95,8 @@ public final class VisualMatcher: Sendable {
     /// `calibration` to keep, the print-alone line is measured now from `nullPrints`.
     init(
         configuration: VisionConfiguration, printer: (any FeaturePrinting)?, printDimension: Int,
-        segments: [ReferenceSegment], live: [Bool], groupIDs: [String], groupIndex: [String: Int],
-        keyIndex: [String: Int], nullPrints: NullPrints?, calibration: PrintCalibrationState?
+        segments: [ReferenceSegment], live: [Bool], groupIDs: LayeredNames, groupIndex: LayeredIndex,
+        keyIndex: LayeredIndex, nullPrints: NullPrints?, calibration: PrintCalibrationState?
     ) {
         self.configuration = configuration
         self.printer = printer

@@ -63,7 +63,7 @@ public struct VisualMatcherBuilder {
         let count = segment.count
         return VisualMatcher(
             configuration: configuration, printer: printer, printDimension: segment.printDimension,
-            segments: [segment.build()], live: Array(repeating: true, count: count), groupIDs: groupIDs,
-            groupIndex: groupIndex, keyIndex: keyIndex, nullPrints: nullPrints, calibration: nil)
+            segments: [segment.build()], live: Array(repeating: true, count: count), groupIDs: LayeredNames(groupIDs),
+            groupIndex: LayeredIndex(groupIndex), keyIndex: LayeredIndex(keyIndex), nullPrints: nullPrints, calibration: nil)
     }
 }

@@ -119,6 +119,11 @@ struct EvalCommand: AsyncParsableCommand {
         valueName: "N", visibility: .hidden))
     var checkPrintIndex: Int?
 
+    @Option(name: .customLong("measure-edits"), help: ArgumentHelp(
+        "Instead of evaluating, apply N edits to the loaded catalog (each a new place whose photo is the next manifest picture) and report what each update costs and whether the next query finds it.",
+        valueName: "N", visibility: .hidden))
+    var measureEdits: Int?
+
     @Option(name: .customLong("print-index-lists"), help: ArgumentHelp("Lists of the checked print index.", visibility: .hidden))
     var printIndexLists = 256
 
@@ -217,6 +222,10 @@ struct EvalCommand: AsyncParsableCommand {
         }
         if checkPrintIndex != nil {
             try runPrintIndexCheck(loaded, places: places, vision: vision, entries: entries)
+            return
+        }
+        if let measureEdits {
+            try await runEditMeasurement(loaded, entries: entries, count: measureEdits)
             return
         }
         let generation = loaded.current

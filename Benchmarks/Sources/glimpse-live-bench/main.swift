@@ -3,11 +3,14 @@
 //
 //   glimpse-live-bench [--catalog Images] [--places 10000] [--edits 100] [--labelled ../shared/labelled/images]
 //                      [--passes 3] [--dir DIR] [--no-featureprint] [--quiet-compaction SECONDS|off]
+//                      [--matcher-index]
 //
 // 1. Fills a new store with the catalog folder's places and synthetic places up to --places (their
 //    features are SyntheticReferences: real descriptor statistics at random positions, so they crowd the
 //    shortlist without ever being right; they share one photo file), and opens a LiveCatalog on it: the
-//    matcher is one segment, as at any start.
+//    matcher is one segment, as at any start. With --matcher-index, that start builds the matcher and saves
+//    it to a matcher index in --dir (timed until saved), and a second live catalog on the store, read-only,
+//    starts from that file (timed), as the next start of a daemon would.
 // 2. Times --passes passes of queries of every catalog photo (thread CPU time per query, p50/p99).
 // 3. Applies --edits edits, each a new place with a photo of its own from --labelled (pictures of no
 //    catalog place); times each edit (photo decoding and extraction, the store's durable commit, the
@@ -52,6 +55,7 @@ let labelledFolder = option("--labelled", "../shared/labelled/images")
 let folder = option("--dir", NSTemporaryDirectory() + "glimpse-live-bench-\(getpid())")
 let printing = !CommandLine.arguments.contains("--no-featureprint")
 let quietCompaction = option("--quiet-compaction", "1")
+let indexing = CommandLine.arguments.contains("--matcher-index")
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 let path = folder + "/catalog.sqlite"
 for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -61,6 +65,9 @@ configuration.featureCache = Catalog.defaultFeatureCachePath(forDirectory: catal
 configuration.labelModel = .off
 configuration.compactionQuietPeriod = Double(quietCompaction).map { .milliseconds(Int($0 * 1000)) }
 if !printing { configuration.featurePrintModel = .off }
+let indexPath = folder + "/matcher.index"
+try? FileManager.default.removeItem(atPath: indexPath)
+if indexing { configuration.matcherIndex = indexPath }
 let models = try EngineModels.load(configuration)
 let store = try SQLiteCatalogStore.open(path: path, create: true)
 
@@ -105,6 +112,24 @@ let live = try await LiveCatalog.open(
 let opened = ContinuousClock.now - started
 let references = live.engine.current.matcher?.referenceCount ?? 0
 print("store: \(definition.places.count) places, \(references) reference photos; filled in \(filled), opened in \(opened)")
+var indexFigures: [String: Any] = [:]
+if indexing {
+    while live.engine.matcherIndexSaves == 0 { try await Task.sleep(for: .milliseconds(10)) }
+    let saved = ContinuousClock.now - started
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: indexPath)[.size] as? Int) ?? 0
+    started = ContinuousClock.now
+    let second = try await LiveCatalog.open(
+        store: try SQLiteCatalogStore.open(path: path, mode: .read), photoFolder: PhotoFolder(path: store.photoFolder),
+        configuration: configuration, models: models)
+    let fromIndex = ContinuousClock.now - started
+    let source = second.engine.current.referenceSource?.rawValue ?? "none"
+    print("matcher index: \(bytes) bytes, saved \(saved) after the start began; a second start read it (\(source)) in \(fromIndex)")
+    indexFigures = [
+        "open_ms": opened.milliseconds, "open_and_index_saved_ms": saved.milliseconds,
+        "open_from_index_ms": fromIndex.milliseconds, "index_bytes": bytes, "second_open_source": source,
+    ]
+    await second.close()
+}
 
 // 2. and 4. Query time, one query at a time, thread CPU.
 let queries = try catalog.places.map { try live.engine.decode(contentsOfFile: $0.photoPath) }
@@ -195,7 +220,7 @@ let json: [String: Any] = [
     "query_p50_before_edits_ms": beforeEdits.p50, "query_p50_loaded_ms": atStart.p50,
     "query_p50_live_ms": afterEdits.p50, "segments": segments,
     "query_p50_ratio": ratio, "featureprint": printing,
-]
+].merging(indexFigures) { $1 }
 print(String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self))
 await live.close()
 await loaded.close()

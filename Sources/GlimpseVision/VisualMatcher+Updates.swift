@@ -87,19 +87,20 @@ extension VisualMatcher {
     /// Up to this many reference slots, a matcher is worth folding into one segment after every quiet spell
     /// of edits (see ``foldsWhenQuiet``).
     public static let quietFoldLimit = 50_000
-    /// Above ``quietFoldLimit``, the added segment is folded once it holds this many references: each edit
-    /// rebuilds that segment, so this bounds what an edit costs.
-    public static let addedFoldLimit = 4_096
+    /// Above ``quietFoldLimit``, the added segment is folded once its shortlist index holds this many
+    /// descriptors (about 64 references of the default settings, 512 indexing 128 keypoints each): each edit
+    /// rebuilds that segment's index, so this bounds what an edit costs, to tens of milliseconds.
+    public static let addedFoldDescriptors = 65_536
 
     /// Whether a quiet spell of edits is a good time to fold this matcher (``compacted()``): always for a
-    /// matcher of up to ``quietFoldLimit`` references; above that only once the added segment holds
-    /// ``addedFoldLimit`` references or more (or ``needsCompaction`` says so), since a fold copies and
-    /// indexes every reference again (at 10⁶, minutes of a core and, for that while, twice the memory), and
-    /// a small added segment costs a query little.
+    /// matcher of up to ``quietFoldLimit`` references; above that only once the added segment indexes
+    /// ``addedFoldDescriptors`` descriptors (or ``needsCompaction`` says so), since a fold copies and indexes
+    /// every reference again (at 10⁶, minutes of a core and, for that while, twice the memory), and a small
+    /// added segment costs a query little.
     public var foldsWhenQuiet: Bool {
         guard hasChanges else { return false }
-        let added = segments.dropFirst().reduce(0) { $0 + $1.count }
-        return slotCount <= Self.quietFoldLimit || added >= Self.addedFoldLimit || needsCompaction
+        let indexed = segments.dropFirst().reduce(0) { $0 + $1.lsh.count }
+        return slotCount <= Self.quietFoldLimit || indexed >= Self.addedFoldDescriptors || needsCompaction
     }
 
     /// The same references in one segment with a freshly chosen index, removed references dropped and

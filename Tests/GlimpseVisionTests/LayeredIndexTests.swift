@@ -56,11 +56,15 @@ import Testing
         #expect(one.hasChanges && !one.foldsWhenQuiet)
         #expect(one.contains(key: "new#0") && !one.contains(key: "place-7#0") && large.contains(key: "place-7#0"))
         #expect(one.referenceCount == count && large.referenceCount == count)
-        let many = one.updated(
-            adding: (0..<VisualMatcher.addedFoldLimit).map { MatcherReference(id: "added-\($0)", key: "added-\($0)#0", features: features) },
+        let added = VisualMatcher.addedFoldDescriptors / features.count
+        let fewer = one.updated(
+            adding: (0..<(added - 2)).map { MatcherReference(id: "added-\($0)", key: "added-\($0)#0", features: features) },
             removingKeys: [])
+        #expect(!fewer.foldsWhenQuiet)
+        let many = fewer.updated(
+            adding: (0..<2).map { MatcherReference(id: "more-\($0)", key: "more-\($0)#0", features: features) }, removingKeys: [])
         #expect(many.foldsWhenQuiet)
-        #expect(Set(many.referenceKeys).count == count + VisualMatcher.addedFoldLimit)
+        #expect(Set(many.referenceKeys).count == count + added)
 
         let small = VisualMatcher(keyedReferences: [MatcherReference(id: "a", key: "a#0", features: features)])
         #expect(!small.foldsWhenQuiet)

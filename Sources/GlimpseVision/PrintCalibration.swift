@@ -116,14 +116,38 @@ extension VisualMatcher {
     }
 
     /// Measures the calibration again in the background; until it ends the previous one stays in force.
+    ///
+    /// Only the newest version of a matcher is measured: a version updated again before its measurement
+    /// starts, or no longer held by anyone, keeps the line it had, so that a burst of edits costs one or two
+    /// measurements rather than one per edit, and holds no superseded version in memory.
     func recalibrateInBackground() {
         guard nullPrints != nil else { return }
         let state = calibrationState
-        let task = Task.detached(priority: .utility) { [self] () -> PrintCalibration? in
+        let line = recalibrations
+        let ticket = line.take()
+        let task = Task.detached(priority: .utility) { [weak self] () -> PrintCalibration? in
+            guard let self, line.isNewest(ticket) else { return state.calibration }
             let fresh = self.measureCalibration()
             state.set(fresh)
             return fresh
         }
         state.pending(task)
     }
+}
+
+/// The recalibrations asked for by the versions of one matcher (the one built and those updated or
+/// compacted from it), numbered, so that a measurement skips a version a newer one has superseded.
+final class RecalibrationLine: Sendable {
+    private let newest = Mutex<UInt64>(0)
+
+    /// A number for a new recalibration, newer than every one before.
+    func take() -> UInt64 {
+        newest.withLock { value in
+            value &+= 1
+            return value
+        }
+    }
+
+    /// Whether no recalibration was asked for after `ticket`.
+    func isNewest(_ ticket: UInt64) -> Bool { newest.withLock { $0 == ticket } }
 }

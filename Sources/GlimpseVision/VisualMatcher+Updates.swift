@@ -70,7 +70,7 @@ extension VisualMatcher {
             configuration: configuration, printer: printer, printDimension: printDimension,
             segments: delta.count > 0 ? [base, delta] : [base], live: nextLive, groupIDs: groupIDs,
             groupIndex: groupIndex, keyIndex: keyIndex, nullPrints: nullPrints,
-            calibration: PrintCalibrationState(printCalibration))
+            calibration: PrintCalibrationState(printCalibration), recalibrations: recalibrations)
         next.recalibrateInBackground()
         return next
     }
@@ -130,7 +130,7 @@ extension VisualMatcher {
             configuration: configuration, printer: printer, printDimension: printDimension, segments: [merged],
             live: Array(repeating: true, count: merged.count), groupIDs: LayeredNames(groupIDs),
             groupIndex: LayeredIndex(groupIndex), keyIndex: LayeredIndex(keyIndex), nullPrints: nullPrints,
-            calibration: PrintCalibrationState(printCalibration))
+            calibration: PrintCalibrationState(printCalibration), recalibrations: recalibrations)
         // The same references, but a recalibration of the matcher compacted may still have been under way.
         next.recalibrateInBackground()
         return next

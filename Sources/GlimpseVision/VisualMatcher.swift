@@ -47,6 +47,8 @@ public final class VisualMatcher: Sendable {
     public let nullPrints: NullPrints?
     /// The calibration in force, replaced in the background after an edit.
     let calibrationState: PrintCalibrationState
+    /// Shared by this matcher and every version updated or compacted from it: which recalibration is newest.
+    let recalibrations: RecalibrationLine
 
     /// Builds a matcher over `references` (features must have been extracted with the same
     /// extraction settings as `configuration`). References that share an id are one group: several
@@ -96,8 +98,10 @@ public final class VisualMatcher: Sendable {
     init(
         configuration: VisionConfiguration, printer: (any FeaturePrinting)?, printDimension: Int,
         segments: [ReferenceSegment], live: [Bool], groupIDs: LayeredNames, groupIndex: LayeredIndex,
-        keyIndex: LayeredIndex, nullPrints: NullPrints?, calibration: PrintCalibrationState?
+        keyIndex: LayeredIndex, nullPrints: NullPrints?, calibration: PrintCalibrationState?,
+        recalibrations: RecalibrationLine = RecalibrationLine()
     ) {
+        self.recalibrations = recalibrations
         self.configuration = configuration
         self.printer = printer
         self.printDimension = printDimension

@@ -12,7 +12,8 @@ extension EvalCommand {
     /// its store has committed it. Each adds a place whose photo is the next picture of the manifest (its
     /// features extracted beforehand, as an edit's are before it reaches the store); the update is timed from
     /// the new catalog's making to the engine's publication, and the picture is then queried once: its place
-    /// must come first. Prints the update's p50 and p99 and how many edits the first query found.
+    /// must come first. Prints the update's p50 and p99 and how many edits the first query found, and, when
+    /// the matcher then folds after the quiet period, how long after the last edit that took.
     func runEditMeasurement(_ loaded: Engine, entries: [ManifestEntry], count: Int) async throws {
         guard loaded.current.matcher != nil else { throw IntentsCommandError("--measure-edits needs a matcher") }
         let vision = loaded.current.matcher?.configuration ?? loaded.configuration.vision
@@ -42,17 +43,29 @@ extension EvalCommand {
         }
         let summary = LatencySummary(samples: updates)
         let references = loaded.current.matcher?.referenceCount ?? 0
+        let segments = loaded.current.matcher?.segmentCount ?? 0
+        // A matcher that folds after quiet edits does so once the engine's quiet period has passed: timed
+        // from the last edit until the folded matcher serves (at most 20 minutes).
+        var foldSeconds: Double?
+        if loaded.current.matcher?.foldsWhenQuiet == true, loaded.configuration.compactionQuietPeriod != nil {
+            let last = ContinuousClock.now
+            while loaded.current.matcher?.hasChanges == true, ContinuousClock.now - last < .seconds(1_200) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if loaded.current.matcher?.hasChanges == false { foldSeconds = (ContinuousClock.now - last).milliseconds / 1_000 }
+        }
         if json {
             let object: [String: Any] = [
                 "references": references, "edits": updates.count, "found_by_next_query": found,
                 "update_p50_ms": summary.p50, "update_p99_ms": summary.p99, "update_max_ms": updates.max() ?? 0,
-                "segments": loaded.current.matcher?.segmentCount ?? 0,
+                "segments": segments, "folded_after_s": foldSeconds ?? -1,
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
         } else {
             print("\(updates.count) edits on \(references) references: update p50 \(String(format: "%.2f", summary.p50)) ms, "
                 + "p99 \(String(format: "%.2f", summary.p99)) ms, max \(String(format: "%.2f", updates.max() ?? 0)) ms; "
-                + "found by the next query: \(found) of \(updates.count)")
+                + "found by the next query: \(found) of \(updates.count)"
+                + (foldSeconds.map { "; folded into one segment \(String(format: "%.1f", $0)) s after the last edit" } ?? ""))
         }
     }
 }

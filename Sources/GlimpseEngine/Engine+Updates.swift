@@ -76,9 +76,10 @@ extension Engine {
         }
     }
 
-    /// Folds the matcher's added and removed references back into one segment on another thread, and
-    /// makes that the current matcher if no update came in the meantime (a later update tries again);
-    /// with a matcher index, the folded matcher is then saved to it.
+    /// Folds the matcher's added and removed references back into one segment on another thread (only the
+    /// additions, when `VisualMatcher.foldWhenQuiet` says so), and makes that the current matcher if no update
+    /// came in the meantime (a later update tries again); with a matcher index, a matcher folded whole is then
+    /// saved to it.
     func compactInBackground(_ matcher: VisualMatcher) {
         guard compacting.withLock({ running in
             if running { return false }
@@ -86,7 +87,8 @@ extension Engine {
             return true
         }) else { return }
         DispatchQueue.global(qos: .utility).async { [self] in
-            let compacted = matcher.compacted()
+            // Above a size, only the additions are folded: a whole fold would copy every reference.
+            let compacted = matcher.foldWhenQuiet == .additions ? matcher.foldedAdditions() : matcher.compacted()
             let installed = updates.withLock { _ in
                 generation.withLock { generation -> Bool in
                     guard generation.matcher === matcher else { return false }
@@ -99,7 +101,8 @@ extension Engine {
                     return true
                 }
             }
-            if installed { indexSaver?.save(compacted) }
+            // A matcher still holding additions would be compacted whole by the save: it waits for a whole fold.
+            if installed, !compacted.hasChanges { indexSaver?.save(compacted) }
             compacting.withLock { $0 = false }
             // An update came meanwhile and this compaction was dropped: try again once updates are quiet.
             if let quiet = configuration.compactionQuietPeriod, let matcher = current.matcher, matcher.foldsWhenQuiet {

@@ -51,26 +51,64 @@ extension VisualMatcher {
             return VisualMatcher(
                 keyedReferences: added, configuration: configuration, printer: printer, nullPrints: nullPrints)
         }
-        // The segments after the first are rebuilt into one: their live references, then the new ones.
+        // The segments after the settled ones are rebuilt into one: their live references, then the new ones.
         let addedSegment = ReferenceSegment(
             references: fresh, printDimension: printDimension, configuration: configuration, keyedLike: base.lsh)
-        let tail = Array(segments.dropFirst()) + [addedSegment]
-        let tailStart = segmentStarts[1]
-        let tailOffsets = tail.indices.map { index in index < tail.count - 1 ? segmentStarts[index + 1] : -1 }
-        let delta = ReferenceSegment(
-            merging: tail, configuration: configuration,
-            keep: { s, r in tailOffsets[s] < 0 || live[tailOffsets[s] + r] },
-            group: { s, r in tail[s].groups[r] }, printDimension: printDimension, keyedLike: base.lsh)
-        var nextLive = Array(live[0..<tailStart])
-        nextLive.append(contentsOf: repeatElement(true, count: delta.count))
-        for (r, key) in delta.keys.enumerated() { keyIndex[key] = tailStart + r }
+        let settled = min(settledSegments, segments.count)
+        let (kept, delta) = rebuildingTail(from: settled, appending: addedSegment, live: live, keyIndex: &keyIndex)
         // The catalog changed, so where photos of nothing land may have: the previous line stays in force
         // while it is measured again in the background.
         let next = VisualMatcher(
             configuration: configuration, printer: printer, printDimension: printDimension,
-            segments: delta.count > 0 ? [base, delta] : [base], live: nextLive, groupIDs: groupIDs,
+            segments: delta.count > 0 ? Array(segments.prefix(settled)) + [delta] : Array(segments.prefix(settled)),
+            live: kept, groupIDs: groupIDs, groupIndex: groupIndex, keyIndex: keyIndex, nullPrints: nullPrints,
+            calibration: PrintCalibrationState(printCalibration), recalibrations: recalibrations, settledSegments: settled)
+        next.recalibrateInBackground()
+        return next
+    }
+
+    /// The segments from `first` on (and `appended`, when given) merged into one segment keyed like the first
+    /// segment, with their removed references dropped; and the references' liveness up to it followed by
+    /// the merged segment's. `keyIndex` is pointed at the merged references' new numbers.
+    private func rebuildingTail(
+        from first: Int, appending appended: ReferenceSegment?, live: [Bool], keyIndex: inout LayeredIndex
+    ) -> (live: [Bool], merged: ReferenceSegment) {
+        let tail = Array(segments.dropFirst(first)) + (appended.map { [$0] } ?? [])
+        let tailStart = segmentStarts[first]
+        let tailOffsets = tail.indices.map { index in first + index < segments.count ? segmentStarts[first + index] : -1 }
+        let merged = ReferenceSegment(
+            merging: tail, configuration: configuration,
+            keep: { s, r in tailOffsets[s] < 0 || live[tailOffsets[s] + r] },
+            group: { s, r in tail[s].groups[r] }, printDimension: printDimension, keyedLike: segments[0].lsh)
+        var kept = Array(live[0..<tailStart])
+        kept.append(contentsOf: repeatElement(true, count: merged.count))
+        for (r, key) in merged.keys.enumerated() { keyIndex[key] = tailStart + r }
+        return (kept, merged)
+    }
+
+    /// How a quiet spell of edits folds this matcher (see ``foldWhenQuiet``).
+    public enum Fold: Sendable, Equatable {
+        /// Everything into one segment (``compacted()``).
+        case whole
+        /// The segments added since the matcher was built or compacted into one beside the first
+        /// (``foldedAdditions()``): what an edit rebuilds is then small again, at a cost that grows with the
+        /// additions alone.
+        case additions
+    }
+
+    /// The matcher with every segment added since it was built or compacted merged into one, keyed like the
+    /// first segment, and removed references of those segments dropped (those of the first stay muted): later
+    /// edits rebuild only what is added after this. Costs the additions, not the catalog.
+    public func foldedAdditions() -> VisualMatcher {
+        guard segments.count > 1 else { return self }
+        var keyIndex = self.keyIndex
+        let (kept, merged) = rebuildingTail(from: 1, appending: nil, live: live, keyIndex: &keyIndex)
+        let next = VisualMatcher(
+            configuration: configuration, printer: printer, printDimension: printDimension,
+            segments: merged.count > 0 ? [segments[0], merged] : [segments[0]], live: kept, groupIDs: groupIDs,
             groupIndex: groupIndex, keyIndex: keyIndex, nullPrints: nullPrints,
-            calibration: PrintCalibrationState(printCalibration), recalibrations: recalibrations)
+            calibration: PrintCalibrationState(printCalibration), recalibrations: recalibrations,
+            settledSegments: merged.count > 0 ? 2 : 1)
         next.recalibrateInBackground()
         return next
     }
@@ -87,21 +125,25 @@ extension VisualMatcher {
     /// Up to this many reference slots, a matcher is worth folding into one segment after every quiet spell
     /// of edits (see ``foldsWhenQuiet``).
     public static let quietFoldLimit = 50_000
-    /// Above ``quietFoldLimit``, the added segment is folded once its shortlist index holds this many
-    /// descriptors (about 64 references of the default settings, 512 indexing 128 keypoints each): each edit
-    /// rebuilds that segment's index, so this bounds what an edit costs, to tens of milliseconds.
+    /// Above ``quietFoldLimit``, the additions are folded once the segment each edit rebuilds indexes this
+    /// many descriptors (about 64 references of the default settings, 512 indexing 128 keypoints each): this
+    /// bounds what an edit costs, to tens of milliseconds.
     public static let addedFoldDescriptors = 65_536
 
-    /// Whether a quiet spell of edits is a good time to fold this matcher (``compacted()``): always for a
-    /// matcher of up to ``quietFoldLimit`` references; above that only once the added segment indexes
-    /// ``addedFoldDescriptors`` descriptors (or ``needsCompaction`` says so), since a fold copies and indexes
-    /// every reference again (at 10⁶, minutes of a core and, for that while, twice the memory), and a small
-    /// added segment costs a query little.
-    public var foldsWhenQuiet: Bool {
-        guard hasChanges else { return false }
-        let indexed = segments.dropFirst().reduce(0) { $0 + $1.lsh.count }
-        return slotCount <= Self.quietFoldLimit || indexed >= Self.addedFoldDescriptors || needsCompaction
+    /// How a quiet spell of edits should fold this matcher, or `nil` when it should not: whole for a matcher
+    /// of up to ``quietFoldLimit`` references, or when ``needsCompaction`` says so; above that, only the
+    /// additions, once what each edit rebuilds indexes ``addedFoldDescriptors`` descriptors. A whole fold
+    /// copies and indexes every reference again (at 10⁶, minutes of a core and, for that while, twice the
+    /// memory); folding the additions costs the additions alone.
+    public var foldWhenQuiet: Fold? {
+        guard hasChanges else { return nil }
+        if slotCount <= Self.quietFoldLimit || needsCompaction { return .whole }
+        let rebuilt = segments.dropFirst(settledSegments).reduce(0) { $0 + $1.lsh.count }
+        return rebuilt >= Self.addedFoldDescriptors ? .additions : nil
     }
+
+    /// Whether a quiet spell of edits should fold this matcher (``foldWhenQuiet``).
+    public var foldsWhenQuiet: Bool { foldWhenQuiet != nil }
 
     /// The same references in one segment with a freshly chosen index, removed references dropped and
     /// groups without references forgotten. Costs about as much as building the matcher anew from

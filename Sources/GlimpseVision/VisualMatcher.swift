@@ -49,6 +49,9 @@ public final class VisualMatcher: Sendable {
     let calibrationState: PrintCalibrationState
     /// Shared by this matcher and every version updated or compacted from it: which recalibration is newest.
     let recalibrations: RecalibrationLine
+    /// The leading segments an edit keeps as they are (the first, and the additions folded by
+    /// ``foldedAdditions()``); the ones after them are rebuilt with each edit's references.
+    let settledSegments: Int
 
     /// Builds a matcher over `references` (features must have been extracted with the same
     /// extraction settings as `configuration`). References that share an id are one group: several
@@ -99,9 +102,10 @@ public final class VisualMatcher: Sendable {
         configuration: VisionConfiguration, printer: (any FeaturePrinting)?, printDimension: Int,
         segments: [ReferenceSegment], live: [Bool], groupIDs: LayeredNames, groupIndex: LayeredIndex,
         keyIndex: LayeredIndex, nullPrints: NullPrints?, calibration: PrintCalibrationState?,
-        recalibrations: RecalibrationLine = RecalibrationLine()
+        recalibrations: RecalibrationLine = RecalibrationLine(), settledSegments: Int = 1
     ) {
         self.recalibrations = recalibrations
+        self.settledSegments = settledSegments
         self.configuration = configuration
         self.printer = printer
         self.printDimension = printDimension

@@ -56,18 +56,25 @@ import Testing
         #expect(one.hasChanges && !one.foldsWhenQuiet)
         #expect(one.contains(key: "new#0") && !one.contains(key: "place-7#0") && large.contains(key: "place-7#0"))
         #expect(one.referenceCount == count && large.referenceCount == count)
-        let added = VisualMatcher.addedFoldDescriptors / features.count
+        // Added photos of 512 keypoints: 128 of them fill what an edit may rebuild, far from an eighth of the matcher.
+        let rich = CompactFeaturesTests.synthetic(perLevel: [256, 256])
+        let added = VisualMatcher.addedFoldDescriptors / rich.count
         let fewer = one.updated(
-            adding: (0..<(added - 2)).map { MatcherReference(id: "added-\($0)", key: "added-\($0)#0", features: features) },
+            adding: (0..<(added - 2)).map { MatcherReference(id: "added-\($0)", key: "added-\($0)#0", features: rich) },
             removingKeys: [])
         #expect(!fewer.foldsWhenQuiet)
         let many = fewer.updated(
-            adding: (0..<2).map { MatcherReference(id: "more-\($0)", key: "more-\($0)#0", features: features) }, removingKeys: [])
-        #expect(many.foldsWhenQuiet)
-        #expect(Set(many.referenceKeys).count == count + added)
+            adding: (0..<2).map { MatcherReference(id: "more-\($0)", key: "more-\($0)#0", features: rich) }, removingKeys: [])
+        #expect(many.foldWhenQuiet == .additions)
+        #expect(Set(many.referenceKeys).count == count + added && !many.needsCompaction)
+        // Folding the additions leaves nothing to fold until as much is added again.
+        let folded = many.foldedAdditions()
+        #expect(folded.segmentCount == 2 && !folded.foldsWhenQuiet && folded.referenceCount == many.referenceCount)
+        let next = folded.updated(adding: [MatcherReference(id: "last", key: "last#0", features: features)], removingKeys: [])
+        #expect(next.segmentCount == 3 && !next.foldsWhenQuiet && next.contains(key: "more-1#0") && next.contains(key: "last#0"))
 
         let small = VisualMatcher(keyedReferences: [MatcherReference(id: "a", key: "a#0", features: features)])
         #expect(!small.foldsWhenQuiet)
-        #expect(small.updated(adding: [MatcherReference(id: "b", key: "b#0", features: features)], removingKeys: []).foldsWhenQuiet)
+        #expect(small.updated(adding: [MatcherReference(id: "b", key: "b#0", features: features)], removingKeys: []).foldWhenQuiet == .whole)
     }
 }

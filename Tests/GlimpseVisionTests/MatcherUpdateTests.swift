@@ -62,6 +62,29 @@ import Testing
         }
     }
 
+    /// Folding the additions keeps the first segment and merges the rest, dropping their removed references;
+    /// edits after it rebuild only what comes after, and every version answers as a scratch build does.
+    @Test func foldedAdditionsAnswerAsAScratchBuildAndLaterEditsKeepThem() throws {
+        try #require(Self.photos.count == Self.picks.count)
+        let grown = VisualMatcher(keyedReferences: (0..<2).map { Self.reference($0) })
+            .updated(adding: [Self.reference(2), Self.reference(3)], removingKeys: [])
+            .updated(adding: [Self.reference(4)], removingKeys: [Self.reference(3).key, Self.reference(0).key])
+        let folded = grown.foldedAdditions()
+        #expect(grown.segmentCount == 2 && folded.segmentCount == 2 && folded.referenceCount == 3)
+        #expect(folded.hasChanges && folded.referenceKeys.sorted() == [1, 2, 4].map { Self.reference($0).key }.sorted())
+        let later = folded.updated(adding: [Self.reference(5), Self.reference(6)], removingKeys: [Self.reference(2).key])
+        #expect(later.segmentCount == 3 && later.referenceCount == 4)
+        let again = later.updated(adding: [], removingKeys: [Self.reference(6).key])
+        #expect(again.segmentCount == 3 && again.referenceCount == 3)
+        let scratch = VisualMatcher(keyedReferences: [1, 4, 5].map { Self.reference($0) })
+        for n in 0..<7 {
+            let expected = scratch.match(Self.photos[n].query).accepted?.referenceID
+            #expect(again.match(Self.photos[n].query).accepted?.referenceID == expected, "photo \(n)")
+        }
+        #expect(again.match(Self.photos[5].query).accepted?.referenceID == Self.photos[5].id)
+        #expect(again.compacted().segmentCount == 1 && again.compacted().referenceCount == 3)
+    }
+
     @Test func aPlaceWithTwoPhotosIsFoundByEitherAndReportedOnce() throws {
         try #require(Self.photos.count == Self.picks.count)
         // Photos 2 and 6 are two views of one place "two-views"; the others are places of their own.

@@ -43,16 +43,19 @@ extension EvalCommand {
         }
         let summary = LatencySummary(samples: updates)
         let references = loaded.current.matcher?.referenceCount ?? 0
-        let segments = loaded.current.matcher?.segmentCount ?? 0
+        var segments = loaded.current.matcher?.segmentCount ?? 0
         // A matcher that folds after quiet edits does so once the engine's quiet period has passed: timed
         // from the last edit until the folded matcher serves (at most 20 minutes).
         var foldSeconds: Double?
         if loaded.current.matcher?.foldsWhenQuiet == true, loaded.configuration.compactionQuietPeriod != nil {
             let last = ContinuousClock.now
-            while loaded.current.matcher?.hasChanges == true, ContinuousClock.now - last < .seconds(1_200) {
+            while loaded.current.matcher?.foldsWhenQuiet == true, ContinuousClock.now - last < .seconds(1_200) {
                 try await Task.sleep(for: .milliseconds(50))
             }
-            if loaded.current.matcher?.hasChanges == false { foldSeconds = (ContinuousClock.now - last).milliseconds / 1_000 }
+            if loaded.current.matcher?.foldsWhenQuiet == false {
+                foldSeconds = (ContinuousClock.now - last).milliseconds / 1_000
+                segments = loaded.current.matcher?.segmentCount ?? 0
+            }
         }
         if json {
             let object: [String: Any] = [

@@ -290,14 +290,11 @@ public actor LiveCatalog {
     static func knownFeatures(of places: [StoredPlace], in folder: PhotoFolder) throws(StoreError) -> (
         known: [String: ImageFeatures], missing: [(key: String, placeID: String, path: String, sha256: String)]
     ) {
+        let (carrying, missing) = storedFeatures(of: places, in: folder)
         var known: [String: ImageFeatures] = [:]
-        var missing: [(key: String, placeID: String, path: String, sha256: String)] = []
-        for place in places {
-            for photo in place.photos {
-                let path = folder.file(for: photo)
-                let key = Catalog.referenceKey(placeID: place.definition.id, photoPath: path)
-                if let made = try photo.decodedFeatures() { known[key] = made } else { missing.append((key, place.definition.id, path, photo.sha256)) }
-            }
+        known.reserveCapacity(carrying.count)
+        for (key, photo) in carrying {
+            if let made = try photo.decodedFeatures() { known[key] = made }
         }
         return (known, missing)
     }

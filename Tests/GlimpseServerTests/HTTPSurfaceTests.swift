@@ -1,3 +1,4 @@
+import GlimpseTestSupport
 import Foundation
 import CGlimpseSocket
 @testable import GlimpseServer

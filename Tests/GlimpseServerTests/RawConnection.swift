@@ -1,3 +1,4 @@
+import GlimpseTestSupport
 import CGlimpseSocket
 import Foundation
 
@@ -124,15 +125,5 @@ final class RawConnection: @unchecked Sendable {
             }
         }
         return nil
-    }
-}
-
-/// Runs blocking work on its own thread so it never occupies a Swift concurrency thread (the
-/// in-process daemon under test needs those).
-func offThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 }

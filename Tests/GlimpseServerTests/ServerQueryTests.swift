@@ -1,3 +1,4 @@
+import GlimpseTestSupport
 import Foundation
 import GlimpseCatalog
 import GlimpseImage

@@ -1,4 +1,5 @@
 import GlimpseBasics
+import GlimpseTestSupport
 import Testing
 @testable import GlimpseVision
 
@@ -44,12 +45,16 @@ import Testing
         #expect(Array(before) == ["x", "y"])
     }
 
-    @Test func aLargeMatcherFoldsAfterQuietEditsOnlyOnceItsAddedSegmentIsLarge() {
+    /// Built on a thread of its own: minutes of blocking work in the parallel suite, which must not hold a
+    /// Swift concurrency thread that in-process daemons of other tests need.
+    @Test func aLargeMatcherFoldsAfterQuietEditsOnlyOnceItsAddedSegmentIsLarge() async {
         let features = CompactFeaturesTests.synthetic(perLevel: [4])
         let count = VisualMatcher.quietFoldLimit + 1
-        var builder = VisualMatcherBuilder()
-        builder.add((0..<count).map { MatcherReference(id: "place-\($0)", key: "place-\($0)#0", features: features) })
-        let large = builder.build()
+        let large = await offThread {
+            var builder = VisualMatcherBuilder()
+            builder.add((0..<count).map { MatcherReference(id: "place-\($0)", key: "place-\($0)#0", features: features) })
+            return builder.build()
+        }
         #expect(!large.foldsWhenQuiet)
         let one = large.updated(adding: [MatcherReference(id: "new", key: "new#0", features: features)],
                                 removingKeys: ["place-7#0"])
@@ -59,9 +64,11 @@ import Testing
         // Added photos of 512 keypoints: 128 of them fill what an edit may rebuild, far from an eighth of the matcher.
         let rich = CompactFeaturesTests.synthetic(perLevel: [256, 256])
         let added = VisualMatcher.addedFoldDescriptors / rich.count
-        let fewer = one.updated(
-            adding: (0..<(added - 2)).map { MatcherReference(id: "added-\($0)", key: "added-\($0)#0", features: rich) },
-            removingKeys: [])
+        let fewer = await offThread {
+            one.updated(
+                adding: (0..<(added - 2)).map { MatcherReference(id: "added-\($0)", key: "added-\($0)#0", features: rich) },
+                removingKeys: [])
+        }
         #expect(!fewer.foldsWhenQuiet)
         let many = fewer.updated(
             adding: (0..<2).map { MatcherReference(id: "more-\($0)", key: "more-\($0)#0", features: rich) }, removingKeys: [])

@@ -1,3 +1,4 @@
+import Foundation
 import GlimpseFiles
 
 /// A built ``VisualMatcher`` on disk, so that a start loads its references' prints, indexed keypoints and
@@ -82,8 +83,8 @@ public enum MatcherIndexFile {
 }
 
 extension VisualMatcher {
-    /// Saves this matcher (compacted first when references were added or removed) to `path`, atomically
-    /// and durably, under `tag` (see ``MatcherIndexFile/tag(configuration:printer:source:)``); references
+    /// Saves this matcher (compacted first when references were added or removed) to `path` (its folder
+    /// made when missing), atomically and durably, under `tag` (see ``MatcherIndexFile/tag(configuration:printer:source:)``); references
     /// whose keypoints live in a ``KeypointSlots`` file are saved with their slots, and the index is then
     /// bound to that file.
     ///
@@ -100,6 +101,12 @@ extension VisualMatcher {
             throw .malformed(path: path, reason: "the tag is \(tagBytes.count) bytes, over \(MatcherIndexFile.maximumTagBytes)")
         }
         let parts = MatcherIndexParts(matcher: matcher, segment: segment)
+        // A folder named for the index that does not exist yet is made, private to its owner.
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         do throws(FileError) {
             try AtomicFile.replace(path) { (sink: inout AtomicFileSink) throws(FileError) in
                 try parts.write(to: &sink, tag: tagBytes)

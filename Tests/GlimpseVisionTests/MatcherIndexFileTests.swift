@@ -118,6 +118,17 @@ import Testing
         }
     }
 
+    @Test func aFolderThatDoesNotExistYetIsMadeForTheIndex() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("not/yet/matcher.index")
+        let matcher = VisualMatcher(keyedReferences: Self.references, configuration: Self.configuration)
+        try matcher.saveIndex(to: path, tag: Self.tag)
+        let loaded = try VisualMatcher.loadIndex(from: path, tag: Self.tag, configuration: Self.configuration)
+        #expect(loaded.referenceCount == matcher.referenceCount)
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.file("not/yet"))[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+    }
+
     @Test func aMissingTruncatedLengthenedOrStaleFileIsRefusedAsRebuildable() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("matcher.index")

@@ -38,12 +38,12 @@ extension Engine {
     }
 
     /// The matcher over `catalog`'s reference photos for an engine on a catalog store: loaded from the matcher
-    /// index when there is a usable one and brought up to date, otherwise built from `features` (photos the
-    /// store has none for are extracted from their files on all cores).
+    /// index when there is a usable one saved under `indexTag` and brought up to date, otherwise built from
+    /// `features` (photos the store has none for are extracted from their files on all cores).
     ///
     /// - Returns: the matcher, where it came from, and why an index file that exists was not used.
     static func storeMatcher(
-        for catalog: Catalog, features: StoredFeatureLookup, photoFolder: String, configuration: EngineConfiguration,
+        for catalog: Catalog, features: StoredFeatureLookup, indexTag: String, configuration: EngineConfiguration,
         printer: (any FeaturePrinting)?, nullPrints: NullPrints?
     ) async throws(EngineError) -> (matcher: VisualMatcher, origin: StoreMatcherOrigin, problem: VisionError?) {
         let photos = referencePhotos(of: catalog, placeIDs: configuration.placeIDs).sorted { $0.value.order < $1.value.order }
@@ -54,7 +54,7 @@ extension Engine {
             do throws(MatcherIndexError) {
                 if AtomicFile.size(of: path) != nil { progress?(MatcherBuildProgress(stage: .loadingIndex, done: 0, total: 1)) }
                 loaded = try VisualMatcher.loadIndex(
-                    from: path, tag: storeIndexTag(configuration: configuration, printer: printer, photoFolder: photoFolder),
+                    from: path, tag: indexTag,
                     configuration: configuration.vision, printer: printer, nullPrints: nullPrints)
                 progress?(MatcherBuildProgress(stage: .loadingIndex, done: 1, total: 1))
             } catch {
@@ -119,10 +119,8 @@ final class MatcherIndexSaver: Sendable {
     let tag: String
     /// Told when a save starts and ends, and why it failed.
     let progress: (@Sendable (MatcherBuildProgress) -> Void)?
-    /// Whether a save runs, and the matcher to save once it ends.
-    private let state = Mutex<(running: Bool, next: VisualMatcher?)>((false, nil))
-    /// How many saves have finished (or failed): what tests and callers wait on.
-    private let finished = Mutex(0)
+    /// Whether a save runs, the matcher to save once it ends, and how many saves have ended.
+    private let state = Mutex<(running: Bool, next: VisualMatcher?, finished: Int)>((false, nil, 0))
 
     /// A saver of `path` under `tag`.
     init(path: String, tag: String, progress: (@Sendable (MatcherBuildProgress) -> Void)?) {
@@ -132,7 +130,7 @@ final class MatcherIndexSaver: Sendable {
     }
 
     /// The number of saves that have ended, successfully or not.
-    var savesFinished: Int { finished.withLock { $0 } }
+    var savesFinished: Int { state.withLock { $0.finished } }
 
     /// Saves `matcher` on a utility thread, after any save under way.
     func save(_ matcher: VisualMatcher) {
@@ -150,6 +148,7 @@ final class MatcherIndexSaver: Sendable {
             while let next = current {
                 write(next)
                 current = state.withLock { state in
+                    state.finished += 1
                     let queued = state.next
                     state.next = nil
                     if queued == nil { state.running = false }
@@ -168,6 +167,5 @@ final class MatcherIndexSaver: Sendable {
         } catch {
             progress?(MatcherBuildProgress(stage: .savingIndex, done: 0, total: 1, problem: error.description))
         }
-        finished.withLock { $0 += 1 }
     }
 }

@@ -93,8 +93,9 @@ public final class Engine: Sendable {
     ///
     /// With ``EngineConfiguration/matcherIndex`` and `features`, the matcher is loaded from that file when it
     /// was saved with these settings, and brought up to date with `catalog` (photos added since are added,
-    /// photos gone are removed); otherwise it is built. Either way the file is then saved again in the
-    /// background, and after every later compaction of the matcher (see ``update(to:features:changedPlaces:)``).
+    /// photos gone are removed); otherwise it is built. A built matcher is saved to the file in the background;
+    /// a loaded one that changed is saved once it is folded whole, as is the matcher after every later whole
+    /// fold (see ``update(to:features:changedPlaces:)``).
     ///
     /// - Throws: ``EngineError`` naming the file at fault.
     public static func load(
@@ -125,12 +126,13 @@ public final class Engine: Sendable {
         if let given { models = given } else { models = try EngineModels.load(configuration) }
         let printer = models.featurePrinter
         let store = SnapshotStore(cursorKey: configuration.cursorKey)
+        let indexTag = storeIndexTag(configuration: configuration, printer: printer, photoFolder: photoFolder)
         var matcher: VisualMatcher?
         var origin = StoreMatcherOrigin.built
         var problem: VisionError?
         if configuration.matchesPictures {
             (matcher, origin, problem) = try await storeMatcher(
-                for: catalog, features: storedFeatures, photoFolder: photoFolder, configuration: configuration, printer: printer,
+                for: catalog, features: storedFeatures, indexTag: indexTag, configuration: configuration, printer: printer,
                 nullPrints: models.nullPrints)
         }
         let snapshot = store.publish(catalog)
@@ -142,11 +144,7 @@ public final class Engine: Sendable {
         }
         let generation = Generation(
             snapshot: snapshot, matcher: matcher, query: query, referenceSource: source, cacheProblem: problem)
-        let saver = configuration.matcherIndex.map { path in
-            MatcherIndexSaver(
-                path: path, tag: storeIndexTag(configuration: configuration, printer: printer, photoFolder: photoFolder),
-                progress: configuration.buildProgress)
-        }
+        let saver = configuration.matcherIndex.map { MatcherIndexSaver(path: $0, tag: indexTag, progress: configuration.buildProgress) }
         let engine = Engine(configuration: configuration, models: models, generation: generation, indexSaver: saver)
         if let matcher, let saver {
             switch origin {

@@ -73,7 +73,7 @@ public struct EngineConfiguration: Sendable {
     /// into one segment, in the background, so that queries cost what they cost on a catalog loaded at
     /// start (a second segment costs a second index lookup per query descriptor). `nil` folds only when
     /// the changes grow large (`VisualMatcher.needsCompaction`). Above `VisualMatcher.quietFoldLimit`
-    /// references a quiet spell folds only a large added segment (`VisualMatcher.foldsWhenQuiet`).
+    /// references a quiet spell folds only the additions, once they are large (`VisualMatcher.foldWhenQuiet`).
     public var compactionQuietPeriod: Duration? = .seconds(1)
 
     /// A configuration for the catalog in `catalogDirectory`, with both models found by the default

@@ -70,9 +70,10 @@ struct RunningDaemon {
 
     /// Starts a daemon with `limits` and `peerPolicy`, and waits until it accepts connections.
     static func start(
-        // A long head deadline unless a test sets its own: on a loaded machine a client may take
-        // seconds between connecting and writing.
-        limits: ServerLimits = ServerLimits(headerTimeout: .seconds(60)),
+        // Long head and body deadlines unless a test sets its own: on a loaded machine a client may
+        // take seconds between connecting and writing, and `curl` sending a picture of several MB to
+        // this in-process daemon has taken over the default 30 s while the rest of the suite runs.
+        limits: ServerLimits = ServerLimits(headerTimeout: .seconds(60), requestDeadline: .seconds(300)),
         peerPolicy: PeerPolicy = PeerPolicy(),
         socketName: String = "g.sock",
         service: (any SearchService)? = nil,

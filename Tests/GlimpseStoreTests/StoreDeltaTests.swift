@@ -7,7 +7,7 @@ import GlimpseWire
 import Testing
 
 /// ``CatalogStore/delta(after:featuresKey:)``, the same on every backend.
-@Suite(.timeLimit(.minutes(5))) struct StoreDeltaTests {
+@Suite(.hangGuard) struct StoreDeltaTests {
     typealias F = StoreFixtures
 
     @Test(arguments: Backend.allCases) func namesWhatChangedWithItsStateNow(_ backend: Backend) async throws {

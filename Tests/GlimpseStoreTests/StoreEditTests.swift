@@ -9,7 +9,7 @@ import GlimpseWire
 import Testing
 
 /// The edits' semantics, the same on every backend.
-@Suite(.timeLimit(.minutes(5))) struct StoreEditTests {
+@Suite(.hangGuard) struct StoreEditTests {
     typealias F = StoreFixtures
 
     @Test(arguments: Backend.allCases) func putPlaceCreatesReplacesAndRepeatsAsNoOp(_ backend: Backend) async throws {

@@ -10,7 +10,7 @@ import Testing
 
 /// Hostile edits and hostile rows: text a store would not keep as it was validated, photo names that
 /// escape a folder, unbounded lists, and a row whose content address is a path.
-@Suite(.timeLimit(.minutes(5))) struct StoreHostileInputTests {
+@Suite(.hangGuard) struct StoreHostileInputTests {
     typealias F = StoreFixtures
 
     /// Whether `error` is the refusal of a text field (``CatalogError/invalidText(kind:id:field:reason:)``).

@@ -11,7 +11,7 @@ import Testing
 /// A SQLite store keeps each photo's bytes once, as a file of its photo folder: written before the
 /// edit commits, gone when the edit does not, removed with the last photo using it, swept when a crash
 /// left it behind, and moved there from the database when a version-1 store opens.
-@Suite(.timeLimit(.minutes(5))) struct StorePhotoFilesTests {
+@Suite(.hangGuard) struct StorePhotoFilesTests {
     private typealias F = StoreFixtures
 
     /// The names of the entries of `folder`.

@@ -9,7 +9,7 @@ import GlimpseWire
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct StoreTransferTests {
+@Suite(.hangGuard) struct StoreTransferTests {
     /// Stand-in features (extraction is not what this tests): a few keypoints per photo.
     static func fakeFeatures(_ photos: [(placeID: String, path: String)]) -> [EncodedFeatures] {
         photos.indices.map { EncodedFeatures(StoreFixtures.features(2 + $0 % 5, seed: Float($0))) }

@@ -1,4 +1,4 @@
-import Testing
+public import Testing
 
 extension Trait where Self == TimeLimitTrait {
     /// The time limit of suites whose tests could hang on a lost wake-up or a connection that never

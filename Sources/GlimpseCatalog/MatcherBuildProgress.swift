@@ -27,15 +27,23 @@ public struct MatcherBuildProgress: Sendable, Equatable, CustomStringConvertible
     public let total: Int
     /// Why the step failed, when it did (saving an index the disk refused, for instance); `nil` otherwise.
     public let problem: String?
+    /// Of the items done, how many an interrupted build had already made (catalog photo features kept in
+    /// the feature cache's build journal), so this build did not make them again.
+    public let kept: Int
 
     /// Creates a report.
-    public init(stage: Stage, done: Int, total: Int, problem: String? = nil) {
+    public init(stage: Stage, done: Int, total: Int, problem: String? = nil, kept: Int = 0) {
         self.stage = stage
         self.done = done
         self.total = total
         self.problem = problem
+        self.kept = kept
     }
 
-    /// The step and its count, such as `distractors 20000/100000`, and what went wrong, if anything.
-    public var description: String { "\(stage.rawValue) \(done)/\(total)" + (problem.map { " failed: \($0)" } ?? "") }
+    /// The step and its count, such as `distractors 20000/100000` or `catalog photo features 900/1000 (400
+    /// kept from an interrupted build)`, and what went wrong, if anything.
+    public var description: String {
+        "\(stage.rawValue) \(done)/\(total)" + (kept > 0 ? " (\(kept) kept from an interrupted build)" : "")
+            + (problem.map { " failed: \($0)" } ?? "")
+    }
 }

@@ -193,12 +193,19 @@ extension Catalog {
         }
         let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         // Extraction blocks its threads for a while: it runs on Dispatch's, not on Swift concurrency's.
-        progress?(MatcherBuildProgress(stage: .references, done: 0, total: photos.count))
+        var reportExtraction: (@Sendable (ReferenceLoader.Progress) -> Void)?
+        if let progress {
+            reportExtraction = { @Sendable step in
+                progress(MatcherBuildProgress(stage: .references, done: step.done, total: step.total, kept: step.kept))
+            }
+        }
+        let extractionReport = reportExtraction
         let loaded = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { () throws(VisionError) in
                     try ReferenceLoader.load(photos: photos, configuration: configuration, cachePath: featureCache,
-                                             cacheIsOptional: true, threads: threads, printer: printer)
+                                             cacheIsOptional: true, threads: threads, printer: printer,
+                                             progress: extractionReport)
                 })
             }
         }
@@ -222,7 +229,6 @@ extension Catalog {
                 configuration: configuration, printer: printer, nullPrints: nullPrints, keypointSlots: slots)
             builder.reserveCapacity(references: references.count + syntheticReferences)
             builder.add(references)
-            progress?(MatcherBuildProgress(stage: .references, done: references.count, total: photos.count))
             if let distractorPool, syntheticReferences > 0 {
                 // Made and added a batch at a time: with keypoint slots, only what the matcher keeps of the
                 // distractors is ever held for all of them.

@@ -131,7 +131,7 @@ struct BenchCommand: AsyncParsableCommand {
                 } else {
                     report = BenchReport(mode: "in-process")
                     progress("building the matcher over \(matching.catalog)")
-                    let matcher = CatalogMatcher(engine: try await matching.load())
+                    let matcher = CatalogMatcher(engine: try await matching.load(command: "bench"))
                     report.notes = [
                         "\(passes) passes over \(pictures.count) pictures, one query at a time, against "
                             + "\(matcher.engine.current.matcher?.referenceCount ?? 0) references; per s = whole queries per second",

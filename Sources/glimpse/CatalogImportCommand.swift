@@ -41,7 +41,8 @@ struct CatalogImportCommand: AsyncParsableCommand {
             ) { (photos) throws(VisionError) in
                 try ReferenceLoader.load(
                     photos: photos.map { ReferencePhoto(id: $0.placeID, path: $0.path) }, configuration: extraction.configuration, cachePath: cachePath, cacheIsOptional: true,
-                    threads: ProcessInfo.processInfo.activeProcessorCount, printer: extraction.printer
+                    threads: ProcessInfo.processInfo.activeProcessorCount, printer: extraction.printer,
+                    progress: BuildProgressReport.extraction("catalog import")
                 ).references.map { EncodedFeatures($0.features) }
             }
         }

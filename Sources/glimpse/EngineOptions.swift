@@ -36,9 +36,13 @@ struct EngineOptions: ParsableArguments {
         return configuration
     }
 
-    /// Loads the engine these options describe, after `adjust` has changed its configuration.
-    func load(_ adjust: (inout EngineConfiguration) -> Void = { _ in }) async throws(EngineError) -> Engine {
+    /// Loads the engine these options describe, after `adjust` has changed its configuration; a long build
+    /// says how far it has come on standard error (``BuildProgressReport``) unless `adjust` reports otherwise.
+    func load(
+        command: String, _ adjust: (inout EngineConfiguration) -> Void = { _ in }
+    ) async throws(EngineError) -> Engine {
         var configuration = configuration()
+        configuration.buildProgress = BuildProgressReport.standardError(command)
         adjust(&configuration)
         return try await Engine.load(configuration)
     }

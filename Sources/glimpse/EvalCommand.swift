@@ -198,7 +198,7 @@ struct EvalCommand: AsyncParsableCommand {
         let indexStart = StageInstant.now()
         let loaded: Engine
         do {
-            loaded = try await engine.load { configuration in
+            loaded = try await engine.load(command: "eval") { configuration in
                 configuration.vision = vision
                 configuration.placeIDs = placeIDs
                 configuration.syntheticReferences = syntheticReferences

@@ -74,7 +74,7 @@ struct MatchCommand: AsyncParsableCommand {
         let format = RecordFormat(rawValue: self.format) ?? .jsonl
         do {
             let walker = try ImageWalker(root: directory, options: WalkOptions(recursive: recursive, allFiles: allFiles))
-            let matcher = CatalogMatcher(engine: try await matching.load(), minimumScore: minScore)
+            let matcher = CatalogMatcher(engine: try await matching.load(command: "match"), minimumScore: minScore)
             let runner = BatchRunner(matcher: matcher, jobs: jobs, limit: limit)
 
             var state = ResumeState()

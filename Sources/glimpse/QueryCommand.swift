@@ -118,7 +118,7 @@ struct QueryCommand: AsyncParsableCommand {
         let picturesOnly = !files.isEmpty
         let loaded: Engine
         do {
-            loaded = try await engine.load { configuration in
+            loaded = try await engine.load(command: "query") { configuration in
                 configuration.cursorKey = Self.cursorKey()
                 configuration.matchesPictures = picturesOnly && cursor == nil
                 if !configuration.matchesPictures { configuration.labelModel = .off }

@@ -175,7 +175,7 @@ struct ServeCommand: AsyncParsableCommand {
             if noStore {
                 do {
                     let progress = Self.progressLog(logger)
-                    loaded = try await engine.load { configuration in configuration.buildProgress = progress }
+                    loaded = try await engine.load(command: "serve") { configuration in configuration.buildProgress = progress }
                 } catch {
                     FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
                     throw ExitCode(error.isMissingFile ? 66 : 65)

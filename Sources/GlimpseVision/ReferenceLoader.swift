@@ -36,7 +36,7 @@ public enum ReferenceLoader {
     ///
     /// With a `cachePath`, a valid cache is used; a missing, stale or damaged one is rebuilt from the
     /// photos and rewritten (why an existing file was not used is returned in `cacheProblem`). The rebuild
-    /// keeps what it has extracted in a journal beside the cache (``FeatureJournal``), flushed every few
+    /// keeps what it has extracted in a journal beside the cache (`FeatureJournal`), flushed every few
     /// photos, so that a build that is interrupted resumes: the next one extracts only the photos the
     /// journal lacks or that changed since, and removes the journal once the cache is written. With
     /// `cacheIsOptional`, a rebuilt cache that cannot be written is skipped (the next load

@@ -48,8 +48,11 @@ struct ShutdownGraceTests {
     @Test func aSilentConnectionIsClosedWhenTheGraceRunsOut() async throws {
         let daemon = try await RunningDaemon.start(
             limits: ServerLimits(headerTimeout: .seconds(300), firstRequestGrace: .seconds(2)))
-        let silent = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(120))
-        let served = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(60))
+        // Read timeouts that only bound a hang: the shutdown starts on a cooperative thread, which the
+        // rest of a suite on 2 busy cores has kept from it for over two minutes (CI saw this read time
+        // out at 120 s, the connection still open).
+        let silent = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(600))
+        let served = try RawConnection(path: daemon.socketPath, readTimeout: .seconds(600))
         // Answered, so the silent connection (accepted first) is accepted too.
         #expect(await offThread { served.send(Self.health) ? served.readResponse() : nil }?.status == 200)
         let begun = ContinuousClock.now
@@ -64,8 +67,8 @@ struct ShutdownGraceTests {
         let daemon = try await RunningDaemon.start(
             limits: ServerLimits(headerTimeout: .seconds(300), firstRequestGrace: .zero))
         let path = daemon.socketPath
-        let waiting = try RawConnection(path: path, readTimeout: .seconds(120))
-        let served = try RawConnection(path: path, readTimeout: .seconds(120))
+        let waiting = try RawConnection(path: path, readTimeout: .seconds(600))
+        let served = try RawConnection(path: path, readTimeout: .seconds(600))
         #expect(await offThread { served.send(Self.health) ? served.readResponse() : nil }?.status == 200)
         await daemon.beginShutdown()
         #expect(await Self.waitUntilRefused(path: path))

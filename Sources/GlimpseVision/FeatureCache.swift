@@ -39,21 +39,26 @@ public enum FeatureCache {
     ///
     /// - Throws: ``VisionError/referencePhoto(path:reason:)`` when a photo cannot be examined.
     public static func key(for photos: [ReferencePhoto], configuration: VisionConfiguration) throws(VisionError) -> UInt64 {
+        var stamps: [PhotoStamp] = []
+        stamps.reserveCapacity(photos.count)
+        for photo in photos { stamps.append(try PhotoStamp(of: photo)) }
+        return key(for: stamps, configuration: configuration)
+    }
+
+    /// ``key(for:configuration:)`` of photos already examined: one `stat` per photo serves both the key and
+    /// the build journal.
+    static func key(for stamps: [PhotoStamp], configuration: VisionConfiguration) -> UInt64 {
         var hasher = FNV1a64()
         hasher.add(Array(configuration.extractionFingerprint.utf8))
         hasher.add([0])
-        for photo in photos {
-            var info = stat()
-            guard stat(photo.path, &info) == 0 else {
-                throw .referencePhoto(path: photo.path, reason: String(cString: strerror(errno)))
-            }
-            hasher.add(Array(photo.id.utf8))
+        for stamp in stamps {
+            hasher.add(Array(stamp.id.utf8))
             hasher.add([0])
-            hasher.add(Array(photo.path.utf8))
+            hasher.add(Array(stamp.path.utf8))
             hasher.add([0])
-            hasher.add(UInt64(truncatingIfNeeded: info.st_size))
-            hasher.add(UInt64(truncatingIfNeeded: info.st_mtim.tv_sec))
-            hasher.add(UInt64(truncatingIfNeeded: info.st_mtim.tv_nsec))
+            hasher.add(stamp.size)
+            hasher.add(UInt64(bitPattern: stamp.seconds))
+            hasher.add(UInt64(bitPattern: stamp.nanoseconds))
         }
         return hasher.value
     }

@@ -104,11 +104,14 @@ final class FeatureJournal {
         }
         var recovered = Recovered()
         let bytes: [UInt8]
-        do throws(FileError) {
-            bytes = try readAll(fd, path: path)
+        do throws(VisionError) {
+            // Read by the package's one whole-file rule; the lock held on `fd` keeps other builds out meanwhile.
+            bytes = try AtomicFile.read(
+                path, peekBytes: 0, mapError: { failure("cannot read the build journal: \($0.reason)") },
+                check: { (_, _) throws(VisionError) in })
         } catch {
             close(fd)
-            throw failure("cannot read the build journal: \(error.reason)")
+            throw error
         }
         let header = self.header(key: key)
         var end = header.count
@@ -208,21 +211,6 @@ final class FeatureJournal {
             }
         }
         return (features, end)
-    }
-
-    /// Every byte of the open file `fd`.
-    private static func readAll(_ fd: Int32, path: String) throws(FileError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, operation: .read, code: errno)
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
     }
 
     /// Writes `bytes` at `offset`.

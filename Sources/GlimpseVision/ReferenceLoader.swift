@@ -53,14 +53,16 @@ public enum ReferenceLoader {
         progress: (@Sendable (Progress) -> Void)? = nil
     ) throws(VisionError) -> (references: [(id: String, features: ImageFeatures)], source: Source, cacheProblem: VisionError?) {
         var problem: VisionError?
-        var key: UInt64 = 0
         let identity = printer?.featurePrintIdentity
         guard let cachePath else {
             let references = try extract(photos, stamps: nil, kept: [:], journal: nil, configuration: configuration,
                                          threads: threads, printer: printer, progress: progress).references
             return (references, .extracted, nil)
         }
-        key = try FeatureCache.key(for: photos, configuration: configuration)
+        var stamps: [PhotoStamp] = []
+        stamps.reserveCapacity(photos.count)
+        for photo in photos { stamps.append(try PhotoStamp(of: photo)) }
+        let key = FeatureCache.key(for: stamps, configuration: configuration)
         if FileManager.default.fileExists(atPath: cachePath) {
             do {
                 let cached = try FeatureCache.read(
@@ -74,9 +76,6 @@ public enum ReferenceLoader {
                 problem = error
             }
         }
-        var stamps: [PhotoStamp] = []
-        stamps.reserveCapacity(photos.count)
-        for photo in photos { stamps.append(try PhotoStamp(of: photo)) }
         var journal: FeatureJournal?
         var kept: [PhotoStamp: ImageFeatures] = [:]
         do throws(VisionError) {

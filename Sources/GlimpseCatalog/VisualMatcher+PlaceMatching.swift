@@ -77,7 +77,8 @@ extension Catalog {
     ///     verify: for measuring matching at a larger catalog size. Without `distractorPool` they are
     ///     ``SyntheticReferences`` (the catalog's descriptors, perturbed, at random positions).
     ///   - distractorPool: photos of no catalog place the added references are made from instead
-    ///     (``Distractors``, keypoints only: the print stage still scans the catalog's prints alone).
+    ///     (``Distractors``, with prints and keypoints, so that both the print and the keypoint stage
+    ///     meet them; past ``VisionConfiguration/printCodeLine`` views their prints are kept as codes).
     ///     Made from the catalog's own photos they would crowd its places more than real photos do.
     /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode;
     ///   ``CatalogError/unreadable(path:reason:)`` for a pool photo that does not, or a pool too small.
@@ -230,15 +231,15 @@ extension Catalog {
             builder.reserveCapacity(references: references.count + syntheticReferences)
             builder.add(references)
             if let distractorPool, syntheticReferences > 0 {
-                // Made and added a batch at a time: with keypoint slots, only what the matcher keeps of the
-                // distractors is ever held for all of them.
+                // Made and added a batch at a time, prints and keypoints: with keypoint slots and print codes,
+                // only what the matcher keeps of the distractors is ever held for all of them.
                 let distractors = try await Self.distractors(from: distractorPool, configuration: configuration,
                                                              printer: printer, threads: threads)
                 var next = 0
                 while next < syntheticReferences {
                     let batch = next..<min(syntheticReferences, next + Self.distractorBatch)
                     builder.add(distractors.make(batch, threads: threads).map {
-                        MatcherReference(id: $0.id, key: $0.id, features: $0.features.with(featurePrints: []))
+                        MatcherReference(id: $0.id, key: $0.id, features: $0.features)
                     })
                     next = batch.upperBound
                     progress?(MatcherBuildProgress(stage: .distractors, done: next, total: syntheticReferences))
@@ -266,7 +267,7 @@ extension Catalog {
     static let distractorBatch = 10_000
 
     /// The generator of distractors made from the photos of `pool` (``Distractors``, seeded alike in every
-    /// run); the catalog's matcher takes their keypoints only.
+    /// run).
     static func distractors(
         from pool: [ReferencePhoto], configuration: VisionConfiguration, printer: (any FeaturePrinting)?, threads: Int
     ) async throws(CatalogError) -> Distractors {

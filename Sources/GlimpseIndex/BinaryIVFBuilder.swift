@@ -37,6 +37,17 @@ public struct BinaryIVFBuilder: Sendable {
         }
     }
 
+    /// Adds one vector already assigned and coded: `code` (``BinaryIVFModel/codeWords`` words) in list
+    /// `list`, under `id` (how an index is rebuilt from another index's entries without their vectors).
+    ///
+    /// - Precondition: `list` is one of the model's lists and `code` has the model's code length.
+    public mutating func add(id: UInt32, list: Int, code: ArraySlice<UInt64>) {
+        precondition(list >= 0 && list < model.clusters && code.count == model.codeWords, "a coded entry of this model")
+        lists.append(Int32(list))
+        ids.append(id)
+        codes += code
+    }
+
     /// The index of every vector added, list by list, each list in the order of addition.
     public func finish() -> BinaryIVFIndex {
         var starts = [Int](repeating: 0, count: model.clusters + 1)

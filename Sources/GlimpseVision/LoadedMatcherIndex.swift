@@ -1,4 +1,5 @@
 import GlimpseFiles
+import GlimpseIndex
 
 /// A matcher index file's sections as read, before they are checked to fit together: what
 /// ``MatcherIndexLoader`` hands to ``matcher(path:configuration:printer:nullPrints:keypointSlots:)``.
@@ -23,6 +24,13 @@ struct LoadedMatcherIndex {
     let prints: [Float]
     let printOwners: [Int32]
     let slotOf: [Int32]
+    let printCentroids: [Float]
+    let printCentre: [Float]
+    let printDeviation: [Float]
+    let printListStarts: [UInt64]
+    let printEntries: [UInt32]
+    let printCodes: [UInt64]
+    let printScales: [Float]
 
     /// A field of the meta section.
     func meta(_ field: MatcherIndexFile.Meta) -> UInt64 { field.rawValue < meta.count ? meta[field.rawValue] : 0 }
@@ -84,14 +92,18 @@ struct LoadedMatcherIndex {
         } else {
             try check(lshDescriptors.isEmpty && lsh.count == descriptors, "the index does not cover every descriptor")
         }
-        try check(printDimension == 0 ? prints.isEmpty && printOwners.isEmpty : prints.count == printOwners.count * printDimension,
+        let codes = try self.codes(path: path, printDimension: printDimension)
+        try check(printDimension == 0 ? prints.isEmpty && printOwners.isEmpty
+                  : (codes == nil ? prints.count == printOwners.count * printDimension
+                     : prints.isEmpty && codes?.count == printOwners.count),
                   "the prints do not match their owners")
         try check(printOwners.allSatisfy { $0 >= 0 && Int($0) < n }, "a print's reference is out of range")
+        try check(zip(printOwners, printOwners.dropFirst()).allSatisfy { $0 <= $1 }, "the prints' references do not ascend")
         let slots = try openSlots(path: path, keypointSlots: keypointSlots, count: n, configuration: configuration)
         let segment = ReferenceSegment(
             groups: groups, keys: keys, longSides: longSides, sizes: sizes,
             descriptorStarts: descriptorStarts.map { Int($0) }, words: words, points: points, owners: owners, lsh: lsh,
-            lshWords: lshWords, lshDescriptors: subset, prints: prints, printOwners: printOwners,
+            lshWords: lshWords, lshDescriptors: subset, prints: prints, printOwners: printOwners, printCodes: codes,
             keypointSlots: slots, slotOf: slots == nil ? [] : slotOf)
         var calibration: PrintCalibrationState?
         if meta(.calibrated) == 1, nullPrints != nil, meta(.nullPrintsDigest) == MatcherIndexFile.digest(of: nullPrints) {
@@ -106,6 +118,35 @@ struct LoadedMatcherIndex {
             live: Array(repeating: true, count: n), groupIDs: LayeredNames(groupIDs), groupIndex: LayeredIndex(groupIndex),
             keyIndex: LayeredIndex(keyIndex),
             nullPrints: nullPrints, calibration: calibration)
+    }
+
+    /// The print codes, when the file holds any, after their lists, entries and codes are checked: the
+    /// model of whole centroid rows with a centre and deviations of the prints' dimension, list starts
+    /// ascending over the entries, entries naming every row once, no code bit past the dimension.
+    private func codes(path: String, printDimension d: Int) throws(MatcherIndexError) -> PrintCodes? {
+        guard !printCentre.isEmpty || !printCentroids.isEmpty || !printListStarts.isEmpty || !printScales.isEmpty else {
+            guard printDeviation.isEmpty, printEntries.isEmpty, printCodes.isEmpty else {
+                throw .malformed(path: path, reason: "print codes without their model")
+            }
+            return nil
+        }
+        let failure = MatcherIndexError.malformed(path: path, reason: "the print codes are out of range")
+        guard d > 0, printCentre.count == d, printDeviation.count == d, !printCentroids.isEmpty,
+              printCentroids.count % d == 0, printCentroids.allSatisfy(\.isFinite), printCentre.allSatisfy(\.isFinite),
+              printDeviation.allSatisfy(\.isFinite), printScales.allSatisfy(\.isFinite)
+        else { throw failure }
+        let clusters = printCentroids.count / d, n = printEntries.count, words = SignCodes.words(dimension: d)
+        guard printListStarts.count == clusters + 1, printListStarts.first == 0, printListStarts.last == UInt64(n),
+              zip(printListStarts, printListStarts.dropFirst()).allSatisfy({ $0 <= $1 }),
+              printScales.count == n, printCodes.count == n * words, PrintCodes.isPermutation(printEntries, count: n)
+        else { throw failure }
+        if d % 64 != 0 {
+            let unused = UInt64.max << UInt64(d % 64)
+            for entry in 0..<n where printCodes[entry * words + words - 1] & unused != 0 { throw failure }
+        }
+        let model = BinaryIVFModel(dimension: d, centroids: printCentroids, centre: printCentre)
+        let index = BinaryIVFIndex(model: model, listStarts: printListStarts.map { Int($0) }, entryIDs: printEntries, codes: printCodes)
+        return PrintCodes(index: index, deviation: printDeviation, scales: printScales)
     }
 
     /// The shortlist index, after its tables are checked: key positions within a descriptor, bucket offsets

@@ -114,7 +114,11 @@ struct MatcherIndexLoader {
             owners: try read(.owners, UInt32.self), lshPositions: try read(.lshPositions, Int32.self),
             lshStarts: try read(.lshStarts, UInt32.self), lshEntries: try read(.lshEntries, UInt32.self),
             lshDescriptors: try read(.lshDescriptors, UInt32.self), prints: try read(.prints, Float.self),
-            printOwners: try read(.printOwners, Int32.self), slotOf: try read(.slotOf, Int32.self))
+            printOwners: try read(.printOwners, Int32.self), slotOf: try read(.slotOf, Int32.self),
+            printCentroids: try read(.printCentroids, Float.self), printCentre: try read(.printCentre, Float.self),
+            printDeviation: try read(.printDeviation, Float.self), printListStarts: try read(.printListStarts, UInt64.self),
+            printEntries: try read(.printEntries, UInt32.self), printCodes: try read(.printCodes, UInt64.self),
+            printScales: try read(.printScales, Float.self))
         try skip(to: dataEnd)
         let computed = reader.checksum.value
         let trailer = try array(UInt8.self, MatcherIndexFile.trailerSize)

@@ -1,3 +1,4 @@
+import GlimpseIndex
 import Foundation
 import GlimpseFiles
 
@@ -9,7 +10,7 @@ import GlimpseFiles
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `GLMPSMIX` |
-/// | 8 | 2 | format version (1) |
+/// | 8 | 2 | format version (2: print codes) |
 /// | 10 | 2 | byte-order mark `0xFEFF` |
 /// | 12 | 4 | section count |
 /// | 16 | 4 | tag length |
@@ -30,7 +31,7 @@ import GlimpseFiles
 /// check passes.
 public enum MatcherIndexFile {
     /// The format version this build writes and reads.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     static let magic: [UInt8] = Array("GLMPSMIX".utf8)
     static let endMarker: [UInt8] = Array("GEND".utf8)
     static let headerSize = 64
@@ -45,14 +46,16 @@ public enum MatcherIndexFile {
         case meta = 1, slotFileID, groupIDBytes, groupIDEnds, keyBytes, keyEnds, groups, longSides, sizes
         case descriptorStarts, words, points, owners, lshPositions, lshStarts, lshEntries, lshDescriptors
         case prints, printOwners, slotOf
+        case printCentroids, printCentre, printDeviation, printListStarts, printEntries, printCodes, printScales
 
         /// The size of one element.
         var elementSize: Int {
             switch self {
             case .slotFileID, .groupIDBytes, .keyBytes: 1
             case .groupIDEnds, .keyEnds, .groups, .sizes, .points, .owners, .lshPositions, .lshStarts, .lshEntries,
-                 .lshDescriptors, .prints, .printOwners, .slotOf: 4
-            case .meta, .longSides, .descriptorStarts, .words: 8
+                 .lshDescriptors, .prints, .printOwners, .slotOf, .printCentroids, .printCentre, .printDeviation,
+                 .printEntries, .printScales: 4
+            case .meta, .longSides, .descriptorStarts, .words, .printListStarts, .printCodes: 8
             }
         }
     }
@@ -69,6 +72,7 @@ public enum MatcherIndexFile {
     public static func tag(configuration: VisionConfiguration, printer: (any FeaturePrinting)?, source: String) -> String {
         "matcher-index/\(formatVersion);\(configuration.extractionFingerprint);refkp=\(configuration.referenceKeypointLimit ?? 0);"
             + "indexedkp=\(configuration.indexedKeypointLimit ?? 0);lsh=\(configuration.lshTables)x\(configuration.lshBits);"
+            + "printcodes=\(configuration.printCodeLine);"
             + "print=\(printer.map { "\($0.featurePrintDimension)/\($0.featurePrintIdentity)" } ?? "none");source=\(source)"
     }
 
@@ -191,6 +195,13 @@ struct MatcherIndexParts {
         case .prints: segment.prints.count
         case .printOwners: segment.printOwners.count
         case .slotOf: segment.slotOf.count
+        case .printCentroids: segment.printCodes?.index.model.centroids.count ?? 0
+        case .printCentre: segment.printCodes?.index.model.centre.count ?? 0
+        case .printDeviation: segment.printCodes?.deviation.count ?? 0
+        case .printListStarts: segment.printCodes?.index.listStarts.count ?? 0
+        case .printEntries: segment.printCodes?.index.entryIDs.count ?? 0
+        case .printCodes: segment.printCodes?.index.codes.count ?? 0
+        case .printScales: segment.printCodes?.scales.count ?? 0
         }
     }
 
@@ -217,6 +228,13 @@ struct MatcherIndexParts {
         case .prints: try sink.write(contentsOf: segment.prints)
         case .printOwners: try sink.write(contentsOf: segment.printOwners)
         case .slotOf: try sink.write(contentsOf: segment.slotOf)
+        case .printCentroids: try sink.write(contentsOf: segment.printCodes?.index.model.centroids ?? [])
+        case .printCentre: try sink.write(contentsOf: segment.printCodes?.index.model.centre ?? [])
+        case .printDeviation: try sink.write(contentsOf: segment.printCodes?.deviation ?? [])
+        case .printListStarts: try sink.write(contentsOf: (segment.printCodes?.index.listStarts ?? []).map { UInt64($0) })
+        case .printEntries: try sink.write(contentsOf: segment.printCodes?.index.entryIDs ?? [])
+        case .printCodes: try sink.write(contentsOf: segment.printCodes?.index.codes ?? [])
+        case .printScales: try sink.write(contentsOf: segment.printCodes?.scales ?? [])
         }
     }
 

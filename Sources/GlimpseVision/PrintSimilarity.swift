@@ -40,8 +40,9 @@ enum PrintSimilarity {
 /// A query print's similarity to every group of references that has a print (a place's photos), with the
 /// two best values, so that the margin of any group over its closest rival is found without another pass.
 ///
-/// Only groups with prints are held, so a catalog of many groups without prints (distractors made of
-/// keypoints) costs each query nothing beyond its prints.
+/// Only groups with prints are held, so a catalog of many groups without prints costs each query nothing
+/// beyond its prints; a segment that keeps its prints as codes contributes only the groups its inverted
+/// file finds nearest (and those a query asks for by name), so the comparison stays short at 10⁶ groups.
 struct PrintComparison {
     /// The groups with a print that counts, ascending.
     let groups: [Int]

@@ -1,3 +1,4 @@
+import GlimpseIndex
 import GlimpseFeaturePrint
 /// One immutable block of references with its own shortlist index: the unit a ``VisualMatcher`` is
 /// built from. A matcher built at once has one segment; references added while it serves go into a
@@ -29,8 +30,14 @@ struct ReferenceSegment: Sendable {
     let lshDescriptors: [UInt32]?
     /// The references' feature prints (several views each), `printDimension` values each.
     let prints: [Float]
-    /// The reference (within the segment) each row of `prints` belongs to.
+    /// The reference (within the segment) each print row (view) belongs to, ascending.
     let printOwners: [Int32]
+    /// The views as codes, when the segment holds enough of them (``VisionConfiguration/printCodeLine``);
+    /// `prints` is then empty.
+    let printCodes: PrintCodes?
+    /// With ``printCodes``: the references ordered by group (then by number), so that a group's views are found
+    /// without a pass over every reference; empty otherwise.
+    let referencesByGroup: [UInt32]
     /// Where the full keypoint sets of the references in ``slotOf`` live, when some live on disk.
     let keypointSlots: KeypointSlots?
     /// For each reference, its slot in ``keypointSlots`` (its descriptors, positions and owners above are
@@ -78,7 +85,7 @@ struct ReferenceSegment: Sendable {
     init(
         groups: [Int32], keys: [String], longSides: [Double], sizes: [Int32], descriptorStarts: [Int], words: [UInt64],
         points: [Float], owners: [UInt32], lsh: LSHIndex, lshWords: [UInt64], lshDescriptors: [UInt32]?,
-        prints: [Float], printOwners: [Int32], keypointSlots: KeypointSlots?, slotOf: [Int32]
+        prints: [Float], printOwners: [Int32], printCodes: PrintCodes?, keypointSlots: KeypointSlots?, slotOf: [Int32]
     ) {
         self.groups = groups
         self.keys = keys
@@ -93,8 +100,39 @@ struct ReferenceSegment: Sendable {
         self.lshDescriptors = lshDescriptors
         self.prints = prints
         self.printOwners = printOwners
+        self.printCodes = printCodes
+        self.referencesByGroup = printCodes == nil ? [] : Self.byGroup(groups)
         self.keypointSlots = keypointSlots
         self.slotOf = slotOf
+    }
+
+    /// The reference numbers ordered by `groups[r]`, then by `r`.
+    static func byGroup(_ groups: [Int32]) -> [UInt32] {
+        (0..<UInt32(groups.count)).sorted { groups[Int($0)] != groups[Int($1)] ? groups[Int($0)] < groups[Int($1)] : $0 < $1 }
+    }
+
+    /// The references of group `group`, from ``referencesByGroup``.
+    func references(ofGroup group: Int32) -> ArraySlice<UInt32> {
+        var lo = 0, hi = referencesByGroup.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if groups[Int(referencesByGroup[mid])] < group { lo = mid + 1 } else { hi = mid }
+        }
+        var end = lo
+        while end < referencesByGroup.count && groups[Int(referencesByGroup[end])] == group { end += 1 }
+        return referencesByGroup[lo..<end]
+    }
+
+    /// The print rows (views) of reference `r`: ``printOwners`` ascends, so they are one range.
+    func printRows(of r: Int) -> Range<Int> {
+        var lo = 0, hi = printOwners.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(printOwners[mid]) < r { lo = mid + 1 } else { hi = mid }
+        }
+        var end = lo
+        while end < printOwners.count && Int(printOwners[end]) == r { end += 1 }
+        return lo..<end
     }
 
     /// One segment holding the references of `segments` for which `keep(segment, reference)` is true,
@@ -108,6 +146,8 @@ struct ReferenceSegment: Sendable {
         var groups: [Int32] = [], keys: [String] = [], longSides: [Double] = [], sizes: [Int32] = []
         var starts = [0], words: [UInt64] = [], points: [Float] = [], owners: [UInt32] = []
         var prints: [Float] = [], printOwners: [Int32] = []
+        // Once one source keeps codes, every view is coded with its model: a compaction never needs floats.
+        var codes = segments.lazy.compactMap(\.printCodes).first.map { PrintCodesBuilder(model: $0.index.model, deviation: $0.deviation) }
         let keypointSlots = segments.lazy.compactMap(\.keypointSlots).first
         let slotted = keypointSlots != nil
         var slotOf: [Int32] = []
@@ -118,6 +158,7 @@ struct ReferenceSegment: Sendable {
             var next = 0  // the first of the source's indexed descriptors not yet passed (they ascend, as r does)
             var rowsOf: [[Int]] = Array(repeating: [], count: segment.count)
             for (row, owner) in segment.printOwners.enumerated() { rowsOf[Int(owner)].append(row) }
+            let sourceLists = segment.printCodes?.entryLists ?? []
             for r in 0..<segment.count where keep(s, r) {
                 let local = UInt32(groups.count)
                 groups.append(group(s, r))
@@ -143,7 +184,15 @@ struct ReferenceSegment: Sendable {
                 owners.append(contentsOf: repeatElement(local, count: hi - lo))
                 starts.append(words.count / 4)
                 for row in rowsOf[r] {
-                    prints.append(contentsOf: segment.prints[(row * printDimension)..<((row + 1) * printDimension)])
+                    if let source = segment.printCodes, codes != nil {
+                        let entry = Int(source.rowEntries[row]), w = source.index.model.codeWords
+                        codes?.add(list: Int(sourceLists[entry]), code: source.index.codes[(entry * w)..<((entry + 1) * w)],
+                                   scale: source.scales[row])
+                    } else if codes != nil {
+                        codes?.add(views: Array(segment.prints[(row * printDimension)..<((row + 1) * printDimension)]), threads: 1)
+                    } else {
+                        prints.append(contentsOf: segment.prints[(row * printDimension)..<((row + 1) * printDimension)])
+                    }
                     printOwners.append(Int32(local))
                 }
             }
@@ -158,6 +207,9 @@ struct ReferenceSegment: Sendable {
         self.owners = owners
         self.prints = prints
         self.printOwners = printOwners
+        let printCodes = codes?.finish()
+        self.printCodes = printCodes
+        self.referencesByGroup = printCodes == nil ? [] : Self.byGroup(groups)
         self.keypointSlots = keypointSlots
         self.slotOf = slotOf
         (lshWords, lshDescriptors, lsh) = Self.index(
@@ -169,6 +221,7 @@ struct ReferenceSegment: Sendable {
         words.count * 8 + points.count * 4 + owners.count * 4 + prints.count * 4 + printOwners.count * 4
             + descriptorStarts.count * 8 + sizes.count * 4 + lsh.memoryBytes
             + (lshDescriptors.map { $0.count * 4 + lshWords.count * 8 } ?? 0) + slotOf.count * 4
+            + (printCodes?.memoryBytes ?? 0) + referencesByGroup.count * 4
     }
 
     /// Reference `r`'s full keypoint set for verification: from its slot and its indexed keypoints here when

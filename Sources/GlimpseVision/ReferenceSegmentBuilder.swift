@@ -1,3 +1,4 @@
+import Foundation
 import GlimpseFeaturePrint
 
 /// Gathers references into a ``ReferenceSegment``'s arrays a batch at a time, so that a catalog too large
@@ -22,6 +23,9 @@ struct ReferenceSegmentBuilder {
     private var owners: [UInt32] = []
     private var prints: [Float] = []
     private var printOwners: [Int32] = []
+    /// The views coded so far, once the segment holds enough of them for codes (``VisionConfiguration/printCodeLine``):
+    /// `prints` then holds only the views of the batch being added.
+    private var codes: PrintCodesBuilder?
     private var slotOf: [Int32] = []
     /// The descriptors the shortlist indexes, ascending: every descriptor of a slotted reference (it keeps
     /// only those), the kept subset of one held whole.
@@ -100,18 +104,41 @@ struct ReferenceSegmentBuilder {
                 indexed.append(contentsOf: (first..<owners.count).map { UInt32($0) })
             }
         }
+        codePrints(finishing: false)
     }
+
+    /// Moves the float views into codes: from the batch that brings the segment to the code line and to a
+    /// training sample's size (or, `finishing`, to the line alone), and every batch after it.
+    private mutating func codePrints(finishing: Bool) {
+        guard printDimension > 0, !prints.isEmpty else { return }
+        let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        if codes == nil {
+            let views = prints.count / printDimension
+            let line = configuration.printCodeLine
+            guard views >= line && (finishing || views >= max(line, PrintCodes.trainingViews)) else { return }
+            let (model, deviation) = PrintCodes.train(
+                sample: prints, dimension: printDimension, views: views, seed: Self.printCodeSeed, threads: threads)
+            codes = PrintCodesBuilder(model: model, deviation: deviation)
+        }
+        codes?.add(views: prints, threads: threads)
+        prints = []
+    }
+
+    /// The seed print codes are trained with: a segment's codes depend only on its views.
+    static let printCodeSeed: UInt64 = 0x5052_4E54_434F_4445
 
     /// The segment of every reference added, its slots made durable, with its shortlist index (keyed like
     /// `base` when given).
     consuming func build(keyedLike base: LSHIndex? = nil) -> ReferenceSegment {
         try? keypointSlots?.commit()
+        codePrints(finishing: true)
         let subset = indexed.count == owners.count ? nil : indexed
         let (lshWords, lshDescriptors, lsh) = ReferenceSegment.index(
             words, subset: subset, configuration: configuration, keyedLike: base)
         return ReferenceSegment(
             groups: groups, keys: keys, longSides: longSides, sizes: sizes, descriptorStarts: starts, words: words,
             points: points, owners: owners, lsh: lsh, lshWords: lshWords, lshDescriptors: lshDescriptors,
-            prints: prints, printOwners: printOwners, keypointSlots: keypointSlots, slotOf: slotOf)
+            prints: prints, printOwners: printOwners, printCodes: codes?.finish(), keypointSlots: keypointSlots,
+            slotOf: slotOf)
     }
 }

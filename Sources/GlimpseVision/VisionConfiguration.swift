@@ -28,6 +28,17 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// ``CompactFeatures/reduced(_:to:cells:)`` chooses them, while verification still compares all the
     /// reference keeps: a smaller index for very large catalogs. `nil`, the default, indexes them all.
     public var indexedKeypointLimit: Int? = nil
+    /// A block of references holding at least this many feature-print views keeps them as one-bit codes in
+    /// an inverted file instead of 32-bit floats (168 bytes a view instead of 5,120), and a query's print
+    /// is compared with the codes of the lists nearest to it instead of every view: the line between the
+    /// small-catalog regime (an exact scan) and the large one. 4,096 views is about 585 references, where
+    /// the exact scan costs about 1.5 ms a query. Not an extraction setting: a matcher index records it.
+    public var printCodeLine: Int = 4_096
+    /// With print codes: how many lists a query probes, and how many of their codes, nearest by Hamming
+    /// distance to the query's code, have their similarity estimated.
+    public var printCodeProbe: Int = 8
+    /// See ``printCodeProbe``.
+    public var printCodeShortlist: Int = 1_024
     /// The number of pyramid levels, level 0 being the resampled image.
     public var pyramidLevels: Int
     /// The scale step between consecutive pyramid levels (greater than 1).
@@ -187,6 +198,9 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
             try check(indexedKeypointLimit >= 8 && indexedKeypointLimit <= maxKeypoints,
                       "indexedKeypointLimit must be in 8...maxKeypoints (\(maxKeypoints)), got \(indexedKeypointLimit)")
         }
+        try check(printCodeLine >= 1, "printCodeLine must be at least 1, got \(printCodeLine)")
+        try check(printCodeProbe >= 1 && printCodeProbe <= 256, "printCodeProbe must be in 1...256, got \(printCodeProbe)")
+        try check(printCodeShortlist >= 1, "printCodeShortlist must be at least 1, got \(printCodeShortlist)")
         try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
         try check(pyramidScale > 1.01 && pyramidScale <= 2, "pyramidScale must be in (1.01, 2], got \(pyramidScale)")
         try check(fastThreshold >= 1 && fastThreshold <= 254, "fastThreshold must be in 1...254, got \(fastThreshold)")

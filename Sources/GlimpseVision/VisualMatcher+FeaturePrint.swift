@@ -1,3 +1,4 @@
+import GlimpseIndex
 import GlimpseFeaturePrint
 import Foundation
 import GlimpseImage
@@ -18,31 +19,51 @@ extension VisualMatcher {
     /// The similarity of the print `query` to every group with prints: per group, the best similarity of its
     /// live references' views (at least 0), and which reference it came from. Costs the prints alone, however
     /// many groups have none.
+    ///
+    /// A segment that keeps its views as codes (``PrintCodes``) contributes only the groups of the views its
+    /// inverted file finds nearest, with estimated similarities; ``completing(_:withGroups:query:)`` adds
+    /// others by name.
     func groupComparison(of query: [Float]) -> PrintComparison {
-        var position: [Int: Int] = [:]
-        var groups: [Int] = [], values: [Float] = [], references: [Int] = []
+        var best = GroupBest()
         for (s, segment) in segments.enumerated() where !segment.printOwners.isEmpty {
-            let rows = PrintSimilarity.cosines(query, against: segment.prints, dimension: printDimension)
             let base = segmentStarts[s]
+            if let codes = segment.printCodes {
+                let prepared = codes.prepare(query)
+                let search = PrintCodes.Search(probe: configuration.printCodeProbe, shortlist: configuration.printCodeShortlist)
+                for (row, similarity) in codes.nearestRows(prepared, search: search) {
+                    let owner = Int(segment.printOwners[row])
+                    best.offer(group: Int(segment.groups[owner]), reference: base + owner, similarity: similarity, live: live)
+                }
+                continue
+            }
+            let rows = PrintSimilarity.cosines(query, against: segment.prints, dimension: printDimension)
             for (similarity, owner) in zip(rows, segment.printOwners) {
-                let reference = base + Int(owner)
-                guard live[reference] else { continue }
-                let group = Int(segment.groups[Int(owner)])
-                if let at = position[group] {
-                    guard similarity > values[at] else { continue }
-                    values[at] = similarity
-                    references[at] = reference
-                } else {
-                    position[group] = groups.count
-                    groups.append(group)
-                    values.append(similarity)
-                    references.append(reference)
+                best.offer(group: Int(segment.groups[Int(owner)]), reference: base + Int(owner), similarity: similarity, live: live)
+            }
+        }
+        return best.comparison
+    }
+
+    /// `comparison` with the groups of `groups` it lacks added from the segments that keep codes (their
+    /// views estimated one by one): so that a place the keypoints found is judged by its own print even when
+    /// the inverted file did not bring it up. Unchanged when no segment keeps codes.
+    func completing(_ comparison: PrintComparison, withGroups wanted: [Int], query: [Float]) -> PrintComparison {
+        let missing = Set(wanted.filter { comparison.reference(ofGroup: $0) < 0 })
+        guard !missing.isEmpty, segments.contains(where: { $0.printCodes != nil }) else { return comparison }
+        var best = GroupBest(comparison)
+        for (s, segment) in segments.enumerated() {
+            guard let codes = segment.printCodes else { continue }
+            let prepared = codes.prepare(query)
+            for group in missing {
+                for owner in segment.references(ofGroup: Int32(group)) {
+                    for row in segment.printRows(of: Int(owner)) {
+                        best.offer(group: group, reference: segmentStarts[s] + Int(owner),
+                                   similarity: codes.estimate(prepared, row: row), live: live)
+                    }
                 }
             }
         }
-        let order = groups.indices.sorted { groups[$0] < groups[$1] }
-        return PrintComparison(
-            groups: order.map { groups[$0] }, values: order.map { max(0, values[$0]) }, references: order.map { references[$0] })
+        return best.comparison
     }
 
     /// The `count` references most similar by print (default ``VisionConfiguration/printShortlistSize``)
@@ -72,5 +93,43 @@ extension VisualMatcher {
             out.append(verifiedCandidate(features, reference: ref, votes: votes, mirrored: mirrored, verified: &verified))
         }
         return sortCandidates(out)
+    }
+}
+
+/// Each group's best similarity so far and the reference it came from: how a ``PrintComparison`` is gathered.
+struct GroupBest {
+    private var position: [Int: Int] = [:]
+    private var groups: [Int] = [], values: [Float] = [], references: [Int] = []
+
+    init() {}
+
+    /// Starting from what `comparison` holds.
+    init(_ comparison: PrintComparison) {
+        groups = comparison.groups
+        values = comparison.values
+        references = comparison.references
+        for (i, group) in groups.enumerated() { position[group] = i }
+    }
+
+    /// Keeps `similarity` as `group`'s when `reference` is live and it is the group's best so far.
+    mutating func offer(group: Int, reference: Int, similarity: Float, live: [Bool]) {
+        guard live[reference] else { return }
+        if let at = position[group] {
+            guard similarity > values[at] else { return }
+            values[at] = similarity
+            references[at] = reference
+        } else {
+            position[group] = groups.count
+            groups.append(group)
+            values.append(similarity)
+            references.append(reference)
+        }
+    }
+
+    /// The comparison over the groups offered, ascending, each at least 0.
+    var comparison: PrintComparison {
+        let order = groups.indices.sorted { groups[$0] < groups[$1] }
+        return PrintComparison(
+            groups: order.map { groups[$0] }, values: order.map { max(0, values[$0]) }, references: order.map { references[$0] })
     }
 }

@@ -288,6 +288,10 @@ public final class VisualMatcher: Sendable {
                 verified: flippedVerified))
             found = merge(found, flipped)
         }
+        if let comparison = similarity, let queryPrint {
+            // A found place the print's inverted file did not bring up is judged by its own print all the same.
+            similarity = completing(comparison, withGroups: found.compactMap { groupIndex[$0.referenceID] }, query: queryPrint.values)
+        }
         let decided = report(found, similarity: similarity, limit: limit, timings: timings, keypoints: features.count,
                              usedMirror: usedMirror, featurePrint: queryPrint)
         if stop() { return nil }

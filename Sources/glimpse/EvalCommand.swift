@@ -99,6 +99,19 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var indexedKeypoints: Int?
 
+    @Option(name: .customLong("print-code-line"), help: ArgumentHelp(
+        "Keep the references' print views as one-bit codes in an inverted file once they number at least N (default 4096).",
+        valueName: "N", visibility: .hidden))
+    var printCodeLine: Int?
+
+    @Option(name: .customLong("print-code-probe"), help: ArgumentHelp(
+        "With print codes: lists probed per query (default 8).", valueName: "N", visibility: .hidden))
+    var printCodeProbe: Int?
+
+    @Option(name: .customLong("print-code-shortlist"), help: ArgumentHelp(
+        "With print codes: codes whose similarity is estimated per query (default 1024).", valueName: "N", visibility: .hidden))
+    var printCodeShortlist: Int?
+
     @Option(name: .customLong("lsh-tables"), help: ArgumentHelp(
         "Build the keypoint shortlist's index with N hash tables (the shortlists that look in fewer look in at most N).",
         valueName: "N", visibility: .hidden))
@@ -169,6 +182,9 @@ struct EvalCommand: AsyncParsableCommand {
         if let referenceKeypointGrid { vision.referenceKeypointGrid = referenceKeypointGrid }
         if let referenceKeypoints { vision.referenceKeypointLimit = referenceKeypoints }
         if let indexedKeypoints { vision.indexedKeypointLimit = indexedKeypoints }
+        if let printCodeLine { vision.printCodeLine = printCodeLine }
+        if let printCodeProbe { vision.printCodeProbe = printCodeProbe }
+        if let printCodeShortlist { vision.printCodeShortlist = printCodeShortlist }
         if let lshTables {
             vision.lshTables = lshTables
             vision.printedShortlistTables = min(vision.printedShortlistTables, lshTables)

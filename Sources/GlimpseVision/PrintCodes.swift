@@ -1,0 +1,224 @@
+import GlimpseIndex
+
+/// A segment's reference views kept as one-bit sign codes in an inverted file, for catalogs whose prints
+/// as floats would not fit: 10⁶ references of 7 views of 1,280 values are 35.8 GB as floats, and here
+/// 1.2 GB (a 160-byte code, a 4-byte entry id, a 4-byte scale and a 4-byte position per view).
+///
+/// A view `v` is coded about the model's centre `c`: bit *j* says whether `vⱼ > cⱼ`. It is read back as
+/// `v̂ = c + d ⊙ s` (`s` the signs, `d` each component's mean distance from the centre over the training
+/// views) scaled by its own least-squares factor `α = v·v̂ / v̂·v̂`, so a query `q`'s similarity to it is
+/// estimated as `α (q·c + Σⱼ qⱼ dⱼ sⱼ)`: a sum of table lookups, one per code byte.
+///
+/// A search probes the lists whose centroids are nearest to the query, ranks their codes by Hamming
+/// distance to the query's code, and estimates the best ``Search/shortlist`` of them. No float rows are
+/// kept anywhere, so the estimate is the similarity the matcher decides with.
+struct PrintCodes: Sendable {
+    /// How a search through the inverted file runs.
+    struct Search: Sendable, Equatable {
+        /// How many lists are probed.
+        var probe: Int
+        /// How many codes, nearest by Hamming distance, are estimated.
+        var shortlist: Int
+    }
+
+    /// The lists and codes; entry ids are view (row) numbers.
+    let index: BinaryIVFIndex
+    /// Each component's mean distance from the centre over the training views.
+    let deviation: [Float]
+    /// Each view's least-squares scale, in row order.
+    let scales: [Float]
+    /// The entry (position in ``BinaryIVFIndex/entryIDs``) of each row.
+    let rowEntries: [UInt32]
+
+    /// The number of views coded.
+    var count: Int { scales.count }
+    /// The values per view.
+    var dimension: Int { index.model.dimension }
+
+    /// Codes from their parts (as a builder or an index file holds them), with each row's entry derived.
+    ///
+    /// - Precondition: one deviation per dimension, one scale per entry, and the entry ids a permutation of
+    ///   the rows (a loader checks that before calling).
+    init(index: BinaryIVFIndex, deviation: [Float], scales: [Float]) {
+        precondition(deviation.count == index.model.dimension && scales.count == index.count, "codes need their parts")
+        self.index = index
+        self.deviation = deviation
+        self.scales = scales
+        var entries = [UInt32](repeating: 0, count: index.count)
+        for (entry, row) in index.entryIDs.enumerated() { entries[Int(row)] = UInt32(entry) }
+        rowEntries = entries
+    }
+
+    /// Whether `entryIDs` name every row of `count` exactly once (what ``init(index:deviation:scales:)`` needs).
+    static func isPermutation(_ entryIDs: [UInt32], count: Int) -> Bool {
+        guard entryIDs.count == count else { return false }
+        var seen = [Bool](repeating: false, count: count)
+        for row in entryIDs {
+            guard Int(row) < count, !seen[Int(row)] else { return false }
+            seen[Int(row)] = true
+        }
+        return true
+    }
+
+    /// The lists for `views` rows: one per 2,048 views, from 1 to 256 (256 keeps assigning 7·10⁶ views
+    /// to minutes on two cores; probing 8 of them then reads 3 % of the codes).
+    static func listCount(views: Int) -> Int { max(1, min(256, views / 2_048)) }
+
+    /// The model (centroids and centre) and the deviations trained on the unit views `sample`
+    /// (`count × dimension`, at most ``trainingViews`` are used), with `seed`.
+    static func train(sample: [Float], dimension: Int, views: Int, seed: UInt64, threads: Int) -> (BinaryIVFModel, [Float]) {
+        let rows = sample.count / dimension
+        let model = BinaryIVFModel.train(
+            rows: sample, dimension: dimension, clusters: min(rows, listCount(views: views)), iterations: 8,
+            sample: trainingViews, seed: seed, threads: threads)
+        var sum = [Double](repeating: 0, count: dimension)
+        for r in 0..<rows {
+            for j in 0..<dimension { sum[j] += Double(abs(sample[r * dimension + j] - model.centre[j])) }
+        }
+        return (model, sum.map { Float($0 / Double(max(1, rows))) })
+    }
+
+    /// The most views a model is trained on.
+    static let trainingViews = 65_536
+
+    /// The least-squares scale of the unit view `v` against its reading `c + d ⊙ s` (1 when that is 0).
+    static func scale(of v: UnsafeBufferPointer<Float>, centre: [Float], deviation: [Float]) -> Float {
+        var along = 0.0, length = 0.0
+        for j in 0..<v.count {
+            let read = Double(centre[j]) + (v[j] > centre[j] ? 1 : -1) * Double(deviation[j])
+            along += Double(v[j]) * read
+            length += read * read
+        }
+        return length > 0 ? Float(along / length) : 1
+    }
+
+    /// A query made ready for estimates: `q·c − Σ qⱼdⱼ`, and per code byte the sum of `2 qⱼ dⱼ` over the
+    /// bits each of its 256 values sets.
+    struct Query {
+        let base: Float
+        let tables: [Float]
+        let vector: [Float]
+
+        init(_ query: [Float], centre: [Float], deviation: [Float]) {
+            let bytes = SignCodes.words(dimension: query.count) * 8
+            var weight = [Float](repeating: 0, count: bytes * 8)
+            var base: Float = 0
+            for j in query.indices {
+                weight[j] = 2 * query[j] * deviation[j]
+                base += query[j] * centre[j] - query[j] * deviation[j]
+            }
+            var tables = [Float](repeating: 0, count: bytes * 256)
+            for p in 0..<bytes {
+                let t = p * 256
+                for b in 1..<256 {
+                    tables[t + b] = tables[t + (b & (b - 1))] + weight[8 * p + b.trailingZeroBitCount]
+                }
+            }
+            self.base = base
+            self.tables = tables
+            self.vector = query
+        }
+
+        /// The estimate `q·v̂` (before the view's scale) for the code at `words[start...]`.
+        @inline(__always)
+        func dot(code words: UnsafeBufferPointer<UInt64>, start: Int, wordCount: Int) -> Float {
+            var sum = base
+            tables.withUnsafeBufferPointer { t in
+                for w in 0..<wordCount {
+                    var word = words[start + w]
+                    var offset = w * 8 * 256
+                    for _ in 0..<8 {
+                        sum += t[offset + Int(word & 0xFF)]
+                        word >>= 8
+                        offset += 256
+                    }
+                }
+            }
+            return sum
+        }
+    }
+
+    /// The query `query` (a unit print of the codes' dimension) prepared for ``estimate(_:row:)``.
+    func prepare(_ query: [Float]) -> Query {
+        Query(query, centre: index.model.centre, deviation: deviation)
+    }
+
+    /// The estimated similarity of the prepared query to row `row`.
+    func estimate(_ query: Query, row: Int) -> Float {
+        let words = index.model.codeWords
+        let entry = Int(rowEntries[row])
+        return index.codes.withUnsafeBufferPointer { codes in
+            scales[row] * query.dot(code: codes, start: entry * words, wordCount: words)
+        }
+    }
+
+    /// The rows whose codes lie nearest the query in its `search.probe` nearest lists (at most
+    /// `search.shortlist` of them), each with its estimated similarity.
+    func nearestRows(_ query: Query, search: Search) -> [(row: Int, similarity: Float)] {
+        index.shortlist(query.vector, probe: search.probe, shortlist: search.shortlist).map { candidate in
+            (candidate.id, estimate(query, row: candidate.id))
+        }
+    }
+
+    /// Bytes held.
+    var memoryBytes: Int {
+        index.codes.count * 8 + index.entryIDs.count * 4 + index.listStarts.count * 8 + index.model.centroids.count * 4
+            + scales.count * 4 + rowEntries.count * 4 + deviation.count * 8
+    }
+
+    /// The list each entry is in, in entry order.
+    var entryLists: [Int32] {
+        var lists = [Int32](repeating: 0, count: index.count)
+        for list in 0..<index.model.clusters {
+            for entry in index.listStarts[list]..<index.listStarts[list + 1] { lists[entry] = Int32(list) }
+        }
+        return lists
+    }
+}
+
+/// Codes a segment's views as they come (``PrintCodes``): once trained, each batch of float views is
+/// assigned to lists and coded, and never held as floats again.
+struct PrintCodesBuilder {
+    let deviation: [Float]
+    private var ivf: BinaryIVFBuilder
+    private var scales: [Float] = []
+
+    /// The model's dimension.
+    var dimension: Int { ivf.model.dimension }
+    /// The number of views coded so far.
+    var count: Int { scales.count }
+    /// The model views are coded with.
+    var model: BinaryIVFModel { ivf.model }
+
+    init(model: BinaryIVFModel, deviation: [Float]) {
+        self.ivf = BinaryIVFBuilder(model: model)
+        self.deviation = deviation
+    }
+
+    /// Codes the unit views `views` (whole rows), the next rows in order, on `threads` threads.
+    mutating func add(views: [Float], threads: Int) {
+        let d = dimension
+        let n = views.count / d
+        guard n > 0 else { return }
+        let first = UInt32(count)
+        ivf.add(ids: (0..<n).map { first + UInt32($0) }, vectors: views, threads: threads)
+        let centre = ivf.model.centre
+        views.withUnsafeBufferPointer { all in
+            for r in 0..<n {
+                scales.append(PrintCodes.scale(of: UnsafeBufferPointer(rebasing: all[(r * d)..<((r + 1) * d)]),
+                                               centre: centre, deviation: deviation))
+            }
+        }
+    }
+
+    /// Adds row `count` already coded (`code` in `list`, with `scale`).
+    mutating func add(list: Int, code: ArraySlice<UInt64>, scale: Float) {
+        ivf.add(id: UInt32(count), list: list, code: code)
+        scales.append(scale)
+    }
+
+    /// The codes of every view added.
+    func finish() -> PrintCodes {
+        PrintCodes(index: ivf.finish(), deviation: deviation, scales: scales)
+    }
+}

@@ -26,7 +26,7 @@ struct LoadedMatcherIndex {
     let slotOf: [Int32]
     let printCentroids: [Float]
     let printCentre: [Float]
-    let printDeviation: [Float]
+    let printLevels: [Float]
     let printListStarts: [UInt64]
     let printEntries: [UInt32]
     let printCodes: [UInt64]
@@ -121,19 +121,19 @@ struct LoadedMatcherIndex {
     }
 
     /// The print codes, when the file holds any, after their lists, entries and codes are checked: the
-    /// model of whole centroid rows with a centre and deviations of the prints' dimension, list starts
+    /// model of whole centroid rows with a centre of the prints' dimension and two levels per component, list starts
     /// ascending over the entries, entries naming every row once, no code bit past the dimension.
     private func codes(path: String, printDimension d: Int) throws(MatcherIndexError) -> PrintCodes? {
         guard !printCentre.isEmpty || !printCentroids.isEmpty || !printListStarts.isEmpty || !printScales.isEmpty else {
-            guard printDeviation.isEmpty, printEntries.isEmpty, printCodes.isEmpty else {
+            guard printLevels.isEmpty, printEntries.isEmpty, printCodes.isEmpty else {
                 throw .malformed(path: path, reason: "print codes without their model")
             }
             return nil
         }
         let failure = MatcherIndexError.malformed(path: path, reason: "the print codes are out of range")
-        guard d > 0, printCentre.count == d, printDeviation.count == d, !printCentroids.isEmpty,
+        guard d > 0, printCentre.count == d, printLevels.count == 2 * d, !printCentroids.isEmpty,
               printCentroids.count % d == 0, printCentroids.allSatisfy(\.isFinite), printCentre.allSatisfy(\.isFinite),
-              printDeviation.allSatisfy(\.isFinite), printScales.allSatisfy(\.isFinite)
+              printLevels.allSatisfy(\.isFinite), printScales.allSatisfy(\.isFinite)
         else { throw failure }
         let clusters = printCentroids.count / d, n = printEntries.count, words = SignCodes.words(dimension: d)
         guard printListStarts.count == clusters + 1, printListStarts.first == 0, printListStarts.last == UInt64(n),
@@ -146,7 +146,7 @@ struct LoadedMatcherIndex {
         }
         let model = BinaryIVFModel(dimension: d, centroids: printCentroids, centre: printCentre)
         let index = BinaryIVFIndex(model: model, listStarts: printListStarts.map { Int($0) }, entryIDs: printEntries, codes: printCodes)
-        return PrintCodes(index: index, deviation: printDeviation, scales: printScales)
+        return PrintCodes(index: index, levels: printLevels, scales: printScales)
     }
 
     /// The shortlist index, after its tables are checked: key positions within a descriptor, bucket offsets

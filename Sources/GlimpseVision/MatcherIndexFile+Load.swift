@@ -116,7 +116,7 @@ struct MatcherIndexLoader {
             lshDescriptors: try read(.lshDescriptors, UInt32.self), prints: try read(.prints, Float.self),
             printOwners: try read(.printOwners, Int32.self), slotOf: try read(.slotOf, Int32.self),
             printCentroids: try read(.printCentroids, Float.self), printCentre: try read(.printCentre, Float.self),
-            printDeviation: try read(.printDeviation, Float.self), printListStarts: try read(.printListStarts, UInt64.self),
+            printLevels: try read(.printLevels, Float.self), printListStarts: try read(.printListStarts, UInt64.self),
             printEntries: try read(.printEntries, UInt32.self), printCodes: try read(.printCodes, UInt64.self),
             printScales: try read(.printScales, Float.self))
         try skip(to: dataEnd)

@@ -46,14 +46,14 @@ public enum MatcherIndexFile {
         case meta = 1, slotFileID, groupIDBytes, groupIDEnds, keyBytes, keyEnds, groups, longSides, sizes
         case descriptorStarts, words, points, owners, lshPositions, lshStarts, lshEntries, lshDescriptors
         case prints, printOwners, slotOf
-        case printCentroids, printCentre, printDeviation, printListStarts, printEntries, printCodes, printScales
+        case printCentroids, printCentre, printLevels, printListStarts, printEntries, printCodes, printScales
 
         /// The size of one element.
         var elementSize: Int {
             switch self {
             case .slotFileID, .groupIDBytes, .keyBytes: 1
             case .groupIDEnds, .keyEnds, .groups, .sizes, .points, .owners, .lshPositions, .lshStarts, .lshEntries,
-                 .lshDescriptors, .prints, .printOwners, .slotOf, .printCentroids, .printCentre, .printDeviation,
+                 .lshDescriptors, .prints, .printOwners, .slotOf, .printCentroids, .printCentre, .printLevels,
                  .printEntries, .printScales: 4
             case .meta, .longSides, .descriptorStarts, .words, .printListStarts, .printCodes: 8
             }
@@ -72,7 +72,7 @@ public enum MatcherIndexFile {
     public static func tag(configuration: VisionConfiguration, printer: (any FeaturePrinting)?, source: String) -> String {
         "matcher-index/\(formatVersion);\(configuration.extractionFingerprint);refkp=\(configuration.referenceKeypointLimit ?? 0);"
             + "indexedkp=\(configuration.indexedKeypointLimit ?? 0);lsh=\(configuration.lshTables)x\(configuration.lshBits);"
-            + "printcodes=\(configuration.printCodeLine);"
+            + "printcodes=\(configuration.printCodeLine)/r\(PrintRotation.rounds);"
             + "print=\(printer.map { "\($0.featurePrintDimension)/\($0.featurePrintIdentity)" } ?? "none");source=\(source)"
     }
 
@@ -197,7 +197,7 @@ struct MatcherIndexParts {
         case .slotOf: segment.slotOf.count
         case .printCentroids: segment.printCodes?.index.model.centroids.count ?? 0
         case .printCentre: segment.printCodes?.index.model.centre.count ?? 0
-        case .printDeviation: segment.printCodes?.deviation.count ?? 0
+        case .printLevels: segment.printCodes?.levels.count ?? 0
         case .printListStarts: segment.printCodes?.index.listStarts.count ?? 0
         case .printEntries: segment.printCodes?.index.entryIDs.count ?? 0
         case .printCodes: segment.printCodes?.index.codes.count ?? 0
@@ -230,7 +230,7 @@ struct MatcherIndexParts {
         case .slotOf: try sink.write(contentsOf: segment.slotOf)
         case .printCentroids: try sink.write(contentsOf: segment.printCodes?.index.model.centroids ?? [])
         case .printCentre: try sink.write(contentsOf: segment.printCodes?.index.model.centre ?? [])
-        case .printDeviation: try sink.write(contentsOf: segment.printCodes?.deviation ?? [])
+        case .printLevels: try sink.write(contentsOf: segment.printCodes?.levels ?? [])
         case .printListStarts: try sink.write(contentsOf: (segment.printCodes?.index.listStarts ?? []).map { UInt64($0) })
         case .printEntries: try sink.write(contentsOf: segment.printCodes?.index.entryIDs ?? [])
         case .printCodes: try sink.write(contentsOf: segment.printCodes?.index.codes ?? [])

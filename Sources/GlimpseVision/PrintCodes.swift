@@ -4,10 +4,14 @@ import GlimpseIndex
 /// as floats would not fit: 10⁶ references of 7 views of 1,280 values are 35.8 GB as floats, and here
 /// 1.2 GB (a 160-byte code, a 4-byte entry id, a 4-byte scale and a 4-byte position per view).
 ///
-/// A view `v` is coded about the model's centre `c`: bit *j* says whether `vⱼ > cⱼ`. It is read back as
-/// `v̂ = c + d ⊙ s` (`s` the signs, `d` each component's mean distance from the centre over the training
-/// views) scaled by its own least-squares factor `α = v·v̂ / v̂·v̂`, so a query `q`'s similarity to it is
-/// estimated as `α (q·c + Σⱼ qⱼ dⱼ sⱼ)`: a sum of table lookups, one per code byte.
+/// Views and queries are first turned by one fixed rotation (``PrintRotation``), which keeps their dot
+/// products and spreads each print over every component. A rotated view `v` is coded about the model's centre `c`: bit *j* says whether `vⱼ > cⱼ`. It is read back as
+/// `v̂`, each component the mean of the training views' values on its side of the centre (`hⱼ` above,
+/// `lⱼ` at or below: one-bit scalar quantization). With `x = v − c` and `x̂ = v̂ − c`, a query `q`'s
+/// similarity is estimated as `q·c + σ q·x̂` with the view's own factor `σ = |x|² / x·x̂`: the estimator of
+/// RaBitQ (Gao and Long, 2024), which is unbiased when the quantization error is not aligned with the query
+/// (what the rotation is for) and exact for the view itself. `q·x̂` is a sum of table lookups, one per
+/// code byte.
 ///
 /// A search probes the lists whose centroids are nearest to the query, ranks their codes by Hamming
 /// distance to the query's code, and estimates the best ``Search/shortlist`` of them. No float rows are
@@ -23,12 +27,14 @@ struct PrintCodes: Sendable {
 
     /// The lists and codes; entry ids are view (row) numbers.
     let index: BinaryIVFIndex
-    /// Each component's mean distance from the centre over the training views.
-    let deviation: [Float]
-    /// Each view's least-squares scale, in row order.
+    /// Each component's reading below and above the centre: `l₀ … l_{d−1}`, then `h₀ … h_{d−1}`.
+    let levels: [Float]
+    /// Each view's factor `σ`, in row order.
     let scales: [Float]
     /// The entry (position in ``BinaryIVFIndex/entryIDs``) of each row.
     let rowEntries: [UInt32]
+    /// The rotation views and queries are turned by (the model lives in the rotated space).
+    let rotation: PrintRotation
 
     /// The number of views coded.
     var count: Int { scales.count }
@@ -37,19 +43,20 @@ struct PrintCodes: Sendable {
 
     /// Codes from their parts (as a builder or an index file holds them), with each row's entry derived.
     ///
-    /// - Precondition: one deviation per dimension, one scale per entry, and the entry ids a permutation of
+    /// - Precondition: two levels per dimension, one scale per entry, and the entry ids a permutation of
     ///   the rows (a loader checks that before calling).
-    init(index: BinaryIVFIndex, deviation: [Float], scales: [Float]) {
-        precondition(deviation.count == index.model.dimension && scales.count == index.count, "codes need their parts")
+    init(index: BinaryIVFIndex, levels: [Float], scales: [Float]) {
+        precondition(levels.count == 2 * index.model.dimension && scales.count == index.count, "codes need their parts")
         self.index = index
-        self.deviation = deviation
+        self.levels = levels
         self.scales = scales
         var entries = [UInt32](repeating: 0, count: index.count)
         for (entry, row) in index.entryIDs.enumerated() { entries[Int(row)] = UInt32(entry) }
         rowEntries = entries
+        rotation = PrintRotation(dimension: index.model.dimension)
     }
 
-    /// Whether `entryIDs` name every row of `count` exactly once (what ``init(index:deviation:scales:)`` needs).
+    /// Whether `entryIDs` name every row of `count` exactly once (what ``init(index:levels:scales:)`` needs).
     static func isPermutation(_ entryIDs: [UInt32], count: Int) -> Bool {
         guard entryIDs.count == count else { return false }
         var seen = [Bool](repeating: false, count: count)
@@ -64,48 +71,64 @@ struct PrintCodes: Sendable {
     /// to minutes on two cores; probing 8 of them then reads 3 % of the codes).
     static func listCount(views: Int) -> Int { max(1, min(256, views / 2_048)) }
 
-    /// The model (centroids and centre) and the deviations trained on the unit views `sample`
-    /// (`count × dimension`, at most ``trainingViews`` are used), with `seed`.
-    static func train(sample: [Float], dimension: Int, views: Int, seed: UInt64, threads: Int) -> (BinaryIVFModel, [Float]) {
+    /// The model (centroids and centre) and the levels trained on the unit views `sample` (`count ×
+    /// dimension`; the model on at most ``trainingViews`` of them), with `seed`.
+    static func train(sample unrotated: [Float], dimension: Int, views: Int, seed: UInt64, threads: Int) -> (BinaryIVFModel, [Float]) {
+        let sample = PrintRotation(dimension: dimension).rotated(rows: unrotated, threads: threads)
         let rows = sample.count / dimension
         let model = BinaryIVFModel.train(
             rows: sample, dimension: dimension, clusters: min(rows, listCount(views: views)), iterations: 8,
             sample: trainingViews, seed: seed, threads: threads)
-        var sum = [Double](repeating: 0, count: dimension)
+        var sums = [Double](repeating: 0, count: 2 * dimension), counts = [Int](repeating: 0, count: 2 * dimension)
         for r in 0..<rows {
-            for j in 0..<dimension { sum[j] += Double(abs(sample[r * dimension + j] - model.centre[j])) }
+            for j in 0..<dimension {
+                let value = sample[r * dimension + j]
+                let side = value > model.centre[j] ? dimension + j : j
+                sums[side] += Double(value)
+                counts[side] += 1
+            }
         }
-        return (model, sum.map { Float($0 / Double(max(1, rows))) })
+        // A side no training view fell on reads as the centre.
+        let levels = (0..<(2 * dimension)).map { k in
+            counts[k] > 0 ? Float(sums[k] / Double(counts[k])) : model.centre[k % dimension]
+        }
+        return (model, levels)
     }
 
     /// The most views a model is trained on.
     static let trainingViews = 65_536
 
-    /// The least-squares scale of the unit view `v` against its reading `c + d ⊙ s` (1 when that is 0).
-    static func scale(of v: UnsafeBufferPointer<Float>, centre: [Float], deviation: [Float]) -> Float {
+    /// The factor `σ = |x|² / x·x̂` of the (rotated) view `v`, with `x = v − c` and `x̂` its reading less
+    /// the centre (0 when the reading does not point along `x`: the estimate is then `q·c`).
+    static func scale(of v: UnsafeBufferPointer<Float>, centre: [Float], levels: [Float]) -> Float {
+        let d = v.count
         var along = 0.0, length = 0.0
-        for j in 0..<v.count {
-            let read = Double(centre[j]) + (v[j] > centre[j] ? 1 : -1) * Double(deviation[j])
-            along += Double(v[j]) * read
-            length += read * read
+        for j in 0..<d {
+            let x = Double(v[j]) - Double(centre[j])
+            let read = Double(levels[v[j] > centre[j] ? d + j : j]) - Double(centre[j])
+            along += x * read
+            length += x * x
         }
-        return length > 0 ? Float(along / length) : 1
+        return along > 0 ? Float(length / along) : 0
     }
 
-    /// A query made ready for estimates: `q·c − Σ qⱼdⱼ`, and per code byte the sum of `2 qⱼ dⱼ` over the
-    /// bits each of its 256 values sets.
+    /// A query made ready for estimates: `q·c`, `Σ qⱼ(lⱼ − cⱼ)`, and per code byte the sum of `qⱼ(hⱼ − lⱼ)`
+    /// over the bits each of its 256 values sets.
     struct Query {
+        let centreDot: Float
         let base: Float
         let tables: [Float]
         let vector: [Float]
 
-        init(_ query: [Float], centre: [Float], deviation: [Float]) {
-            let bytes = SignCodes.words(dimension: query.count) * 8
+        init(_ query: [Float], centre: [Float], levels: [Float]) {
+            let d = query.count
+            let bytes = SignCodes.words(dimension: d) * 8
             var weight = [Float](repeating: 0, count: bytes * 8)
-            var base: Float = 0
-            for j in query.indices {
-                weight[j] = 2 * query[j] * deviation[j]
-                base += query[j] * centre[j] - query[j] * deviation[j]
+            var base: Float = 0, centreDot: Float = 0
+            for j in 0..<d {
+                weight[j] = query[j] * (levels[d + j] - levels[j])
+                base += query[j] * (levels[j] - centre[j])
+                centreDot += query[j] * centre[j]
             }
             var tables = [Float](repeating: 0, count: bytes * 256)
             for p in 0..<bytes {
@@ -114,12 +137,13 @@ struct PrintCodes: Sendable {
                     tables[t + b] = tables[t + (b & (b - 1))] + weight[8 * p + b.trailingZeroBitCount]
                 }
             }
+            self.centreDot = centreDot
             self.base = base
             self.tables = tables
             self.vector = query
         }
 
-        /// The estimate `q·v̂` (before the view's scale) for the code at `words[start...]`.
+        /// `q·x̂` for the code at `words[start...]`.
         @inline(__always)
         func dot(code words: UnsafeBufferPointer<UInt64>, start: Int, wordCount: Int) -> Float {
             var sum = base
@@ -138,9 +162,9 @@ struct PrintCodes: Sendable {
         }
     }
 
-    /// The query `query` (a unit print of the codes' dimension) prepared for ``estimate(_:row:)``.
+    /// The query `query` (a unit print of the codes' dimension) rotated and prepared for ``estimate(_:row:)``.
     func prepare(_ query: [Float]) -> Query {
-        Query(query, centre: index.model.centre, deviation: deviation)
+        Query(query.withUnsafeBufferPointer { rotation.rotated($0) }, centre: index.model.centre, levels: levels)
     }
 
     /// The estimated similarity of the prepared query to row `row`.
@@ -148,7 +172,7 @@ struct PrintCodes: Sendable {
         let words = index.model.codeWords
         let entry = Int(rowEntries[row])
         return index.codes.withUnsafeBufferPointer { codes in
-            scales[row] * query.dot(code: codes, start: entry * words, wordCount: words)
+            query.centreDot + scales[row] * query.dot(code: codes, start: entry * words, wordCount: words)
         }
     }
 
@@ -163,7 +187,7 @@ struct PrintCodes: Sendable {
     /// Bytes held.
     var memoryBytes: Int {
         index.codes.count * 8 + index.entryIDs.count * 4 + index.listStarts.count * 8 + index.model.centroids.count * 4
-            + scales.count * 4 + rowEntries.count * 4 + deviation.count * 8
+            + scales.count * 4 + rowEntries.count * 4 + levels.count * 4
     }
 
     /// The list each entry is in, in entry order.
@@ -179,7 +203,8 @@ struct PrintCodes: Sendable {
 /// Codes a segment's views as they come (``PrintCodes``): once trained, each batch of float views is
 /// assigned to lists and coded, and never held as floats again.
 struct PrintCodesBuilder {
-    let deviation: [Float]
+    let levels: [Float]
+    let rotation: PrintRotation
     private var ivf: BinaryIVFBuilder
     private var scales: [Float] = []
 
@@ -190,14 +215,16 @@ struct PrintCodesBuilder {
     /// The model views are coded with.
     var model: BinaryIVFModel { ivf.model }
 
-    init(model: BinaryIVFModel, deviation: [Float]) {
+    init(model: BinaryIVFModel, levels: [Float]) {
         self.ivf = BinaryIVFBuilder(model: model)
-        self.deviation = deviation
+        self.levels = levels
+        rotation = PrintRotation(dimension: model.dimension)
     }
 
     /// Codes the unit views `views` (whole rows), the next rows in order, on `threads` threads.
-    mutating func add(views: [Float], threads: Int) {
+    mutating func add(views unrotated: [Float], threads: Int) {
         let d = dimension
+        let views = rotation.rotated(rows: unrotated, threads: threads)
         let n = views.count / d
         guard n > 0 else { return }
         let first = UInt32(count)
@@ -206,7 +233,7 @@ struct PrintCodesBuilder {
         views.withUnsafeBufferPointer { all in
             for r in 0..<n {
                 scales.append(PrintCodes.scale(of: UnsafeBufferPointer(rebasing: all[(r * d)..<((r + 1) * d)]),
-                                               centre: centre, deviation: deviation))
+                                               centre: centre, levels: levels))
             }
         }
     }
@@ -219,6 +246,6 @@ struct PrintCodesBuilder {
 
     /// The codes of every view added.
     func finish() -> PrintCodes {
-        PrintCodes(index: ivf.finish(), deviation: deviation, scales: scales)
+        PrintCodes(index: ivf.finish(), levels: levels, scales: scales)
     }
 }

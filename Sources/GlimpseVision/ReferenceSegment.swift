@@ -147,7 +147,7 @@ struct ReferenceSegment: Sendable {
         var starts = [0], words: [UInt64] = [], points: [Float] = [], owners: [UInt32] = []
         var prints: [Float] = [], printOwners: [Int32] = []
         // Once one source keeps codes, every view is coded with its model: a compaction never needs floats.
-        var codes = segments.lazy.compactMap(\.printCodes).first.map { PrintCodesBuilder(model: $0.index.model, deviation: $0.deviation) }
+        var codes = segments.lazy.compactMap(\.printCodes).first.map { PrintCodesBuilder(model: $0.index.model, levels: $0.levels) }
         let keypointSlots = segments.lazy.compactMap(\.keypointSlots).first
         let slotted = keypointSlots != nil
         var slotOf: [Int32] = []

@@ -116,9 +116,9 @@ struct ReferenceSegmentBuilder {
             let views = prints.count / printDimension
             let line = configuration.printCodeLine
             guard views >= line && (finishing || views >= max(line, PrintCodes.trainingViews)) else { return }
-            let (model, deviation) = PrintCodes.train(
+            let (model, levels) = PrintCodes.train(
                 sample: prints, dimension: printDimension, views: views, seed: Self.printCodeSeed, threads: threads)
-            codes = PrintCodesBuilder(model: model, deviation: deviation)
+            codes = PrintCodesBuilder(model: model, levels: levels)
         }
         codes?.add(views: prints, threads: threads)
         prints = []

@@ -39,6 +39,9 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     public var printCodeProbe: Int = 8
     /// See ``printCodeProbe``.
     public var printCodeShortlist: Int = 1_024
+    /// With print codes: of how many groups nearest by print the ones with the most keypoint votes are
+    /// verified besides the print's own nearest (``printShortlistSize`` of each); 0 turns that off.
+    public var printVoteDepth: Int = 64
     /// The number of pyramid levels, level 0 being the resampled image.
     public var pyramidLevels: Int
     /// The scale step between consecutive pyramid levels (greater than 1).
@@ -200,6 +203,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         }
         try check(printCodeLine >= 1, "printCodeLine must be at least 1, got \(printCodeLine)")
         try check(printCodeProbe >= 1 && printCodeProbe <= 256, "printCodeProbe must be in 1...256, got \(printCodeProbe)")
+        try check(printVoteDepth >= 0, "printVoteDepth must be at least 0, got \(printVoteDepth)")
         try check(printCodeShortlist >= 1, "printCodeShortlist must be at least 1, got \(printCodeShortlist)")
         try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
         try check(pyramidScale > 1.01 && pyramidScale <= 2, "pyramidScale must be in (1.01, 2], got \(pyramidScale)")

@@ -68,14 +68,32 @@ extension VisualMatcher {
 
     /// The `count` references most similar by print (default ``VisionConfiguration/printShortlistSize``)
     /// whose groups were not verified already (each group's most similar reference), most similar first.
-    func nearestByPrint(_ similarity: PrintComparison, excluding found: [MatchCandidate], count: Int? = nil) -> [Int] {
+    ///
+    /// With print codes (a large catalog, where many groups lie near any print) and the keypoint `votes` of
+    /// every reference, as many again follow: of the ``VisionConfiguration/printVoteDepth`` groups nearest
+    /// by print, the references with the most votes (at least one) not already named. A place whose print
+    /// ranks behind distractors and whose votes were too few for the keypoint shortlist is found where
+    /// the two signals meet, for no more verifications than the print's own.
+    func nearestByPrint(
+        _ similarity: PrintComparison, excluding found: [MatchCandidate], count: Int? = nil, votes: [Int32] = []
+    ) -> [Int] {
         let count = count ?? configuration.printShortlistSize
         let seen = Set(found.filter(\.verified).map(\.referenceID))
-        let order = similarity.top(count + seen.count)
-        return Array(order.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
-            let reference = similarity.reference(ofGroup: group)
-            return reference >= 0 ? reference : nil
-        }.prefix(count))
+        func references(_ groups: [Int]) -> [Int] {
+            groups.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
+                let reference = similarity.reference(ofGroup: group)
+                return reference >= 0 ? reference : nil
+            }
+        }
+        let nearest = Array(references(similarity.top(count + seen.count)).prefix(count))
+        guard count > 0, !votes.isEmpty, configuration.printVoteDepth > 0,
+              segments.contains(where: { $0.printCodes != nil }) else { return nearest }
+        let named = Set(nearest)
+        let voted = references(similarity.top(configuration.printVoteDepth + seen.count))
+            .filter { !named.contains($0) && $0 < votes.count && votes[$0] > 0 }
+            .enumerated().sorted { votes[$0.element] != votes[$1.element] ? votes[$0.element] > votes[$1.element] : $0.offset < $1.offset }
+            .map(\.element)
+        return nearest + voted.prefix(count)
     }
 
     /// `found` with verified candidates for `references` in place of any unverified entries of the same

@@ -7,7 +7,9 @@ extension VisualMatcher {
     func run(_ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings) -> [MatchCandidate] {
         var shortlisted: [(reference: Int, votes: Int)] = []
         var verified: [Int: Verification] = [:]
-        return run(features, mirrored: mirrored, timings: &timings, shortlisted: &shortlisted, verified: &verified)
+        var votes: [Int32] = []
+        return run(features, mirrored: mirrored, timings: &timings, shortlisted: &shortlisted, verified: &verified,
+                   votes: &votes)
     }
 
     /// ``run(_:mirrored:timings:)`` that also hands back the shortlist and each verified reference's
@@ -19,15 +21,16 @@ extension VisualMatcher {
     ///   - tables: how many LSH tables the shortlist looks in (default: all).
     ///   - verifying: how many shortlisted references are verified now (default: all, until one is
     ///     decisive); the rest are left unverified for ``verifyDeferred(_:mirrored:shortlisted:into:verified:timings:)``.
+    ///   - votes: set to every reference's keypoint votes.
     func run(
         _ features: ImageFeatures, mirrored: Bool, timings: inout StageTimings,
-        shortlisted: inout [(reference: Int, votes: Int)], verified: inout [Int: Verification],
+        shortlisted: inout [(reference: Int, votes: Int)], verified: inout [Int: Verification], votes: inout [Int32],
         size: Int? = nil, tables: Int? = nil, verifying: Int? = nil
     ) -> [MatchCandidate] {
         var t = StageInstant.now()
         let shortlist = self.shortlist(
             features, size: size ?? (mirrored ? configuration.mirrorShortlistSize : configuration.shortlistSize),
-            tables: tables)
+            tables: tables, votes: &votes)
         shortlisted = shortlist
         timings.addShortlist(since: t)
         t = StageInstant.now()
@@ -82,8 +85,15 @@ extension VisualMatcher {
     /// nearest-neighbour votes, most first, with their votes; with `tables`, the votes come from that many
     /// of the LSH tables only.
     public func shortlist(_ features: ImageFeatures, size: Int? = nil, tables: Int? = nil) -> [(reference: Int, votes: Int)] {
+        var votes: [Int32] = []
+        return shortlist(features, size: size, tables: tables, votes: &votes)
+    }
+
+    /// ``shortlist(_:size:tables:)`` that also hands back every reference's votes (empty when there are none).
+    func shortlist(_ features: ImageFeatures, size: Int?, tables: Int?, votes: inout [Int32]) -> [(reference: Int, votes: Int)] {
+        votes = []
         guard slotCount > 0, features.count > 0 else { return [] }
-        var votes = [Int32](repeating: 0, count: slotCount)
+        votes = [Int32](repeating: 0, count: slotCount)
         // Each query descriptor votes once, for its nearest live reference descriptor over all segments,
         // as it would in one segment holding every reference.
         var best = [(reference: Int32, distance: UInt32)](repeating: (-1, .max), count: features.count)

@@ -220,8 +220,9 @@ public final class VisualMatcher: Sendable {
         // With the mirror probe ahead, only the first shortlisted reference is verified before it: a mirrored
         // picture is then decided without verifying the rest of a shortlist that cannot hold its place.
         let probing = printing && configuration.mirrorCascade && configuration.mirrorProbeSize > 0
+        var votes: [Int32] = [], otherVotes: [Int32] = []
         var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified,
-                        tables: printing ? configuration.printedShortlistTables : nil, verifying: probing ? 1 : nil)
+                        votes: &votes, tables: printing ? configuration.printedShortlistTables : nil, verifying: probing ? 1 : nil)
         if stop() { return nil }
         // The mirror image, when it is looked at: its features, quick shortlist and verifications so far.
         var mirrored: ImageFeatures?
@@ -236,7 +237,7 @@ public final class VisualMatcher: Sendable {
             let probed = Self.mirroredFeatures(of: mirrorSource, kept: &mirrored, timings: &timings)
             flipped = run(
                 probed, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified,
-                size: configuration.mirrorProbeSize, tables: configuration.mirrorProbeTables)
+                votes: &otherVotes, size: configuration.mirrorProbeSize, tables: configuration.mirrorProbeTables)
             if stop() { return nil }
             if (flipped.first?.score ?? 0) < decisive {
                 found = verifyDeferred(
@@ -253,7 +254,7 @@ public final class VisualMatcher: Sendable {
             if stop() { return nil }
             if let similarity {
                 let t = StageInstant.now()
-                byPrint = nearestByPrint(similarity, excluding: found)
+                byPrint = nearestByPrint(similarity, excluding: found, votes: votes)
                 found = verifyExtra(features, byPrint, into: found, mirrored: false, verified: &verified)
                 timings.addVerification(since: t)
             }
@@ -279,7 +280,7 @@ public final class VisualMatcher: Sendable {
             } else {
                 flipped = run(
                     mirroredFeatures, mirrored: true, timings: &timings, shortlisted: &flippedShortlist,
-                    verified: &flippedVerified)
+                    verified: &flippedVerified, votes: &otherVotes)
             }
         }
         if let mirrored {
@@ -316,7 +317,9 @@ public final class VisualMatcher: Sendable {
         var timings = StageTimings()
         var shortlisted: [(reference: Int, votes: Int)] = []
         var verified: [Int: Verification] = [:]
-        let found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified)
+        var votes: [Int32] = []
+        let found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified,
+                        votes: &votes)
         let decided = report(
             found, similarity: nil, limit: limit, timings: timings, keypoints: features.count, usedMirror: false)
         let pass = OrientationPass(

@@ -99,6 +99,20 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var indexedKeypoints: Int?
 
+    @Option(name: .customLong("shortlist-size"), help: ArgumentHelp(
+        "Verify the N references with the most keypoint votes (default 8).", valueName: "N", visibility: .hidden))
+    var shortlistSize: Int?
+
+    @Option(name: .customLong("printed-shortlist-tables"), help: ArgumentHelp(
+        "With a feature printer, the first keypoint shortlist looks in N of the hash tables (default 4).",
+        valueName: "N", visibility: .hidden))
+    var printedShortlistTables: Int?
+
+    @Option(name: .customLong("print-vote-depth"), help: ArgumentHelp(
+        "With print codes: verify the most-voted references among the N groups nearest by print too (default 64, 0: off).",
+        valueName: "N", visibility: .hidden))
+    var printVoteDepth: Int?
+
     @Option(name: .customLong("print-code-line"), help: ArgumentHelp(
         "Keep the references' print views as one-bit codes in an inverted file once they number at least N (default 4096).",
         valueName: "N", visibility: .hidden))
@@ -182,7 +196,9 @@ struct EvalCommand: AsyncParsableCommand {
         if let referenceKeypointGrid { vision.referenceKeypointGrid = referenceKeypointGrid }
         if let referenceKeypoints { vision.referenceKeypointLimit = referenceKeypoints }
         if let indexedKeypoints { vision.indexedKeypointLimit = indexedKeypoints }
+        if let shortlistSize { vision.shortlistSize = shortlistSize }
         if let printCodeLine { vision.printCodeLine = printCodeLine }
+        if let printVoteDepth { vision.printVoteDepth = printVoteDepth }
         if let printCodeProbe { vision.printCodeProbe = printCodeProbe }
         if let printCodeShortlist { vision.printCodeShortlist = printCodeShortlist }
         if let lshTables {
@@ -190,6 +206,7 @@ struct EvalCommand: AsyncParsableCommand {
             vision.printedShortlistTables = min(vision.printedShortlistTables, lshTables)
             vision.mirrorProbeTables = min(vision.mirrorProbeTables, lshTables)
         }
+        if let printedShortlistTables { vision.printedShortlistTables = printedShortlistTables }
         if let decision {
             let parts = decision.split(separator: ",").compactMap { Double($0) }
             guard parts.count == 5 else { throw ValidationError("--decision takes five numbers, got \(decision)") }

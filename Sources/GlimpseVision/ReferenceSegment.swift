@@ -55,12 +55,16 @@ struct ReferenceSegment: Sendable {
     /// shortlist indexes (``VisionConfiguration/indexedKeypointLimit``, all of it when unset) stays in
     /// memory; verification reads the rest from the slot. A reference whose set does not fit a slot, or
     /// cannot be written, stays whole in memory.
+    ///
+    /// The segment keeps its prints as floats however many there are (an edit's references): codes are
+    /// made by a matcher's build alone, so that every coded segment of a matcher shares one model, which a
+    /// compaction needs to copy codes it cannot make again without the floats.
     init(
         references: [SegmentReference], printDimension: Int, configuration: VisionConfiguration,
         keyedLike base: LSHIndex? = nil, keypointSlots: KeypointSlots? = nil
     ) {
         var builder = ReferenceSegmentBuilder(
-            printDimension: printDimension, configuration: configuration, keypointSlots: keypointSlots)
+            printDimension: printDimension, configuration: configuration, keypointSlots: keypointSlots, codingPrints: false)
         builder.add(references)
         self = builder.build(keyedLike: base)
     }
@@ -185,6 +189,7 @@ struct ReferenceSegment: Sendable {
                 starts.append(words.count / 4)
                 for row in rowsOf[r] {
                     if let source = segment.printCodes, codes != nil {
+                        assert(source.index.model == codes?.model, "a matcher's coded segments share one model")
                         let entry = Int(source.rowEntries[row]), w = source.index.model.codeWords
                         codes?.add(list: Int(sourceLists[entry]), code: source.index.codes[(entry * w)..<((entry + 1) * w)],
                                    scale: source.scales[row])

@@ -26,6 +26,9 @@ struct ReferenceSegmentBuilder {
     /// The views coded so far, once the segment holds enough of them for codes (``VisionConfiguration/printCodeLine``):
     /// `prints` then holds only the views of the batch being added.
     private var codes: PrintCodesBuilder?
+    /// The number of references the segment will hold, when told (``reserveCapacity(references:)``): the
+    /// print codes' lists are sized for all of them, not for the views seen when the codes are trained.
+    private var expectedReferences = 0
     private var slotOf: [Int32] = []
     /// The descriptors the shortlist indexes, ascending: every descriptor of a slotted reference (it keeps
     /// only those), the kept subset of one held whole.
@@ -34,8 +37,13 @@ struct ReferenceSegmentBuilder {
     /// The number of references added so far.
     var count: Int { groups.count }
 
-    /// A builder of an empty segment.
-    init(printDimension: Int, configuration: VisionConfiguration, keypointSlots: KeypointSlots?) {
+    /// Whether prints past ``VisionConfiguration/printCodeLine`` are coded (see
+    /// ``ReferenceSegment/init(references:printDimension:configuration:keyedLike:keypointSlots:)``).
+    let codingPrints: Bool
+
+    /// A builder of an empty segment; with `codingPrints`, one that codes its prints past the line.
+    init(printDimension: Int, configuration: VisionConfiguration, keypointSlots: KeypointSlots?, codingPrints: Bool = true) {
+        self.codingPrints = codingPrints
         self.printDimension = printDimension
         self.configuration = configuration
         self.keypointSlots = keypointSlots
@@ -45,6 +53,7 @@ struct ReferenceSegmentBuilder {
     /// (with keypoint slots and an indexed-keypoint limit): the arrays then never grow by copying, which at
     /// 10⁶ references would briefly hold them one and a half times over.
     mutating func reserveCapacity(references n: Int) {
+        expectedReferences = max(expectedReferences, count + n)
         guard keypointSlots != nil, let limit = configuration.indexedKeypointLimit, n > 0 else { return }
         let descriptors = owners.count + n * limit, total = count + n
         words.reserveCapacity(descriptors * ImageFeatures.wordsPerDescriptor)
@@ -110,14 +119,15 @@ struct ReferenceSegmentBuilder {
     /// Moves the float views into codes: from the batch that brings the segment to the code line and to a
     /// training sample's size (or, `finishing`, to the line alone), and every batch after it.
     private mutating func codePrints(finishing: Bool) {
-        guard printDimension > 0, !prints.isEmpty else { return }
+        guard codingPrints, printDimension > 0, !prints.isEmpty else { return }
         let threads = max(1, ProcessInfo.processInfo.activeProcessorCount)
         if codes == nil {
             let views = prints.count / printDimension
             let line = configuration.printCodeLine
             guard views >= line && (finishing || views >= max(line, PrintCodes.trainingViews)) else { return }
+            let expected = count > 0 ? views * max(count, expectedReferences) / count : views
             let (model, levels) = PrintCodes.train(
-                sample: prints, dimension: printDimension, views: views, seed: Self.printCodeSeed, threads: threads)
+                sample: prints, dimension: printDimension, views: expected, seed: Self.printCodeSeed, threads: threads)
             codes = PrintCodesBuilder(model: model, levels: levels)
         }
         codes?.add(views: prints, threads: threads)

@@ -108,6 +108,21 @@ import Testing
         }
     }
 
+    /// The file `whole` (saved under `tag`) with the 32-bit value at `section`'s element `element` set to
+    /// `value`, its checksum made good: a forgery only the range checks can catch.
+    static func forged(
+        _ whole: [UInt8], tag: String, _ section: MatcherIndexFile.Section, element: Int, value: UInt32
+    ) -> [UInt8] {
+        let entry = 64 + tag.utf8.count + (Int(section.rawValue) - 1) * 24
+        let offset = (0..<8).reduce(0) { $0 | Int(whole[entry + 16 + $1]) << (8 * $1) }
+        let at = offset + element * section.elementSize
+        var bytes = whole
+        for k in 0..<4 { bytes[at + k] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(k))) }
+        let checksum = CRC32.checksum(bytes[0..<(bytes.count - 8)])
+        for k in 0..<4 { bytes[bytes.count - 8 + k] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(k))) }
+        return bytes
+    }
+
     /// The error `body` throws, `nil` when it throws none.
     static func refusal(_ body: () throws(MatcherIndexError) -> VisualMatcher) -> MatcherIndexError? {
         do throws(MatcherIndexError) {
@@ -186,24 +201,13 @@ import Testing
         let path = folder.file("matcher.index")
         try VisualMatcher(keyedReferences: Self.references, configuration: Self.configuration).saveIndex(to: path, tag: Self.tag)
         let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        /// The file with the 32-bit value at `section`'s element `element` set to `value`, its checksum made good.
-        func forged(_ section: MatcherIndexFile.Section, element: Int, value: UInt32) -> [UInt8] {
-            let entry = 64 + Self.tag.utf8.count + (Int(section.rawValue) - 1) * 24
-            let offset = (0..<8).reduce(0) { $0 | Int(whole[entry + 16 + $1]) << (8 * $1) }
-            let at = offset + element * section.elementSize
-            var bytes = whole
-            for k in 0..<4 { bytes[at + k] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(k))) }
-            let checksum = CRC32.checksum(bytes[0..<(bytes.count - 8)])
-            for k in 0..<4 { bytes[bytes.count - 8 + k] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(k))) }
-            return bytes
-        }
         let cases: [(MatcherIndexFile.Section, Int, UInt32)] = [
             (.lshEntries, 3, 0xFFFF_FFF0), (.lshStarts, 1, 0xFFFF_FFF0), (.lshPositions, 0, 300),
             (.descriptorStarts, 2, 0x7FFF_FFFF), (.owners, 7, 4), (.groups, 1, 99), (.lshDescriptors, 0, 0xFFFF_FFFF),
             (.keyEnds, 0, 0xFFFF), (.meta, 2, 0),
         ]
         for (section, element, value) in cases {
-            try Data(forged(section, element: element, value: value)).write(to: URL(fileURLWithPath: path))
+            try Data(Self.forged(whole, tag: Self.tag, section, element: element, value: value)).write(to: URL(fileURLWithPath: path))
             let error = Self.refusal { () throws(MatcherIndexError) in
                 try VisualMatcher.loadIndex(from: path, tag: Self.tag, configuration: Self.configuration)
             }

@@ -141,29 +141,10 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var checkDistractors = false
 
-    @Option(name: .customLong("check-print-index"), help: ArgumentHelp(
-        "Instead of evaluating, check that the print index over the catalog and N distractors finds the ten places an exact scan finds for each manifest photo.",
-        valueName: "N", visibility: .hidden))
-    var checkPrintIndex: Int?
-
     @Option(name: .customLong("measure-edits"), help: ArgumentHelp(
         "Instead of evaluating, apply N edits to the loaded catalog (each a new place whose photo is the next manifest picture) and report what each update costs and whether the next query finds it.",
         valueName: "N", visibility: .hidden))
     var measureEdits: Int?
-
-    @Option(name: .customLong("print-index-lists"), help: ArgumentHelp("Lists of the checked print index.", visibility: .hidden))
-    var printIndexLists = 256
-
-    @Option(name: .customLong("print-index-probe"), help: ArgumentHelp("Lists probed per search.", visibility: .hidden))
-    var printIndexProbe = 8
-
-    @Option(name: .customLong("print-index-shortlist"), help: ArgumentHelp("Codes rescored per search.", visibility: .hidden))
-    var printIndexShortlist = 512
-
-    @Option(name: .customLong("print-index-real-references"), help: ArgumentHelp(
-        "A manifest of real photos of no catalog place to add to the checked print index as references.",
-        valueName: "manifest", visibility: .hidden))
-    var printIndexRealReferences: String?
 
     @Option(name: .customLong("distractor-pool"), help: ArgumentHelp(
         "A manifest of real photos of no catalog place to make the checks' distractors from, instead of the catalog's photos.",
@@ -182,10 +163,6 @@ struct EvalCommand: AsyncParsableCommand {
         }
         if let minScore, !(0...1).contains(minScore) { throw ValidationError("--min-score must lie in 0…1, got \(minScore)") }
         if syntheticReferences < 0 { throw ValidationError("--synthetic-references must be at least 0") }
-        if let checkPrintIndex, checkPrintIndex < 0 { throw ValidationError("--check-print-index must be at least 0") }
-        if printIndexLists < 1 || printIndexProbe < 1 || printIndexShortlist < 1 {
-            throw ValidationError("--print-index-lists, --print-index-probe and --print-index-shortlist must be at least 1")
-        }
     }
 
     func run() async throws {
@@ -251,10 +228,6 @@ struct EvalCommand: AsyncParsableCommand {
         }
         if checkDistractors {
             try await runDistractorCheck(loaded, places: places, vision: vision, entries: entries)
-            return
-        }
-        if checkPrintIndex != nil {
-            try runPrintIndexCheck(loaded, places: places, vision: vision, entries: entries)
             return
         }
         if let measureEdits {

@@ -36,21 +36,16 @@ struct EvalCommandTests {
         #expect(report["false_match_rate"] as? Double == 0)
     }
 
-    @Test func thePrintIndexCheckComparesTheIndexWithTheExactScan() throws {
+    @Test func theCatalogsPrintsKeptAsCodesAnswerAsTheirFloatsDo() throws {
         let m = try Self.manifest()
-        let run = try glimpse(["eval", "--queries", m.path, "--check-print-index", "40", "--print-index-lists", "4",
-                               "--print-index-probe", "4", "--print-index-shortlist", "100000", "--json"])
-        #expect(run.status == 0, "\(run.err)")
-        let check = try Self.json(run.out)
-        let references = try #require(check["references"] as? Int)
-        #expect(check["distractors"] as? Int == 40 && check["queries"] as? Int == m.places + m.noPlace)
-        #expect(check["views"] as? Int == references * 7)
-        // Every list probed and every code rescored: the index is the exact scan.
-        #expect(check["group_recall_at_10"] as? Double == 1 && check["passes"] as? Bool == true)
-        // A catalog photo's own print is its place's view: first, whatever the distractors.
-        #expect((check["place_within_exact"] as? [String: Double])?["1"] == 1)
-        #expect((check["place_within_index"] as? [String: Double])?["1"] == 1)
-        #expect((check["index_file_bytes"] as? Int ?? 0) > 0)
+        let floats = try glimpse(["eval", "--queries", m.path, "--json"])
+        let codes = try glimpse(["eval", "--queries", m.path, "--print-code-line", "1", "--json"])
+        #expect(floats.status == 0 && codes.status == 0, "\(floats.err)\(codes.err)")
+        let (a, b) = (try Self.json(floats.out), try Self.json(codes.out))
+        #expect(b["recall_at_1"] as? Double == a["recall_at_1"] as? Double && b["recall_at_1"] as? Double == 1)
+        #expect(b["false_match_rate"] as? Double == 0)
+        // Codes hold a view in 172 bytes instead of 5,120.
+        #expect((b["index_memory_bytes"] as? Int ?? .max) < (a["index_memory_bytes"] as? Int ?? 0))
     }
 
     @Test func theDistractorCheckNeedsPhotosOfNoPlaceAndReportsItsLine() throws {
@@ -138,13 +133,10 @@ struct EvalCommandTests {
 
     @Test func badCheckSettingsAreRefusedBeforeAnythingLoads() throws {
         let m = try Self.manifest()
-        let negative = try glimpse(["eval", "--queries", m.path, "--check-print-index=-1"])
-        #expect(negative.status != 0 && negative.err.contains("--check-print-index must be at least 0"), "\(negative.err)")
-        let noLists = try glimpse(["eval", "--queries", m.path, "--check-print-index", "5", "--print-index-lists", "0"])
-        #expect(noLists.status != 0 && noLists.err.contains("must be at least 1"), "\(noLists.err)")
-        // More lists than views to put in them: refused with the largest number that works.
-        let tooMany = try glimpse(["eval", "--queries", m.path, "--check-print-index", "1", "--print-index-lists", "100000"])
-        #expect(tooMany.status != 0 && tooMany.err.contains("give at most"), "\(tooMany.err)")
+        let noLine = try glimpse(["eval", "--queries", m.path, "--print-code-line", "0"])
+        #expect(noLine.status != 0 && noLine.err.contains("printCodeLine must be at least 1"), "\(noLine.err)")
+        let tooManyLists = try glimpse(["eval", "--queries", m.path, "--print-code-probe", "300"])
+        #expect(tooManyLists.status != 0 && tooManyLists.err.contains("printCodeProbe must be in 1...256"), "\(tooManyLists.err)")
         let noTables = try glimpse(["eval", "--queries", m.path, "--lsh-tables", "0"])
         #expect(noTables.status != 0 && noTables.err.contains("lshTables must be in 1...32"), "\(noTables.err)")
     }

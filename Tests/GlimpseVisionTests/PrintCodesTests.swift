@@ -59,18 +59,6 @@ private struct PrintSource {
     }
 }
 
-/// A flat grey picture `width` pixels wide: no keypoints, so only the print can decide.
-private func flat(width: Int) throws -> PixelBuffer {
-    try PixelBuffer(width: width, height: 100, pixelFormat: .gray8, bytes: [UInt8](repeating: 128, count: width * 100))
-}
-
-/// A place without keypoints whose one reference print is `print`.
-private func place(_ id: String, _ print: FeaturePrint) -> MatcherReference {
-    MatcherReference(
-        id: id, key: id, features: ImageFeatures(width: 100, height: 100, keypoints: [], descriptorWords: [],
-                                                 featurePrints: [print]))
-}
-
 /// `PrintCodes`: feature prints kept as one-bit codes of rotated views, searched through an inverted file,
 /// and the matcher that compares a query's print with them past `printCodeLine` views.
 @Suite struct PrintCodesTests {
@@ -159,7 +147,7 @@ private func place(_ id: String, _ print: FeaturePrint) -> MatcherReference {
         #expect(abs(a.threshold - b.threshold) < 0.25 && a.nullCount == b.nullCount)
         var agree = 0, right = 0
         for width in floats.probes.keys.sorted() {
-            let (x, y) = (floats.matcher.match(try flat(width: width)), coded.matcher.match(try flat(width: width)))
+            let (x, y) = (floats.matcher.match(try flatPicture(width: width)), coded.matcher.match(try flatPicture(width: width)))
             if x.accepted?.referenceID == y.accepted?.referenceID { agree += 1 }
             if y.accepted?.referenceID == coded.expected[width] ?? nil { right += 1 }
             if let s = x.candidates.first?.similarity, let t = y.candidates.first(where: { $0.referenceID == x.candidates.first?.referenceID })?.similarity {
@@ -185,17 +173,17 @@ private func place(_ id: String, _ print: FeaturePrint) -> MatcherReference {
             keyIndex: coded.matcher.keyIndex, nullPrints: coded.matcher.nullPrints, calibration: nil)
         let edited = base.updated(adding: [place("newcomer", newcomer)], removingKeys: ["place-3"])
         #expect(edited.segmentCount == 2)
-        let found = edited.match(try flat(width: 500))
+        let found = edited.match(try flatPicture(width: 500))
         #expect(found.candidates.first?.referenceID == "newcomer")
-        #expect(edited.match(try flat(width: 203)).candidates.allSatisfy { $0.referenceID != "place-3" })
+        #expect(edited.match(try flatPicture(width: 203)).candidates.allSatisfy { $0.referenceID != "place-3" })
         let compacted = edited.compacted()
         let segment = try #require(compacted.segments.first)
         #expect(compacted.segmentCount == 1 && segment.printCodes?.count == 60 && segment.prints.isEmpty)
-        let after = compacted.match(try flat(width: 500))
+        let after = compacted.match(try flatPicture(width: 500))
         #expect(after.candidates.first?.referenceID == "newcomer", "\(after.candidates.map { ($0.referenceID, $0.similarity ?? -1, $0.confidence) }) before \(found.candidates.map { ($0.referenceID, $0.similarity ?? -1, $0.confidence) })")
         for width in [200, 201, 205, 259, 500] {
-            #expect(compacted.match(try flat(width: width)).candidates.map(\.referenceID)
-                    == edited.match(try flat(width: width)).candidates.map(\.referenceID))
+            #expect(compacted.match(try flatPicture(width: width)).candidates.map(\.referenceID)
+                    == edited.match(try flatPicture(width: width)).candidates.map(\.referenceID))
         }
     }
 
@@ -215,7 +203,7 @@ private func place(_ id: String, _ print: FeaturePrint) -> MatcherReference {
                 && a.levels == b.levels && a.index.model == b.index.model)
         #expect(loaded.printCalibration == coded.matcher.printCalibration)
         for width in [200, 230, 300, 340] {
-            #expect(loaded.match(try flat(width: width)).candidates == coded.matcher.match(try flat(width: width)).candidates)
+            #expect(loaded.match(try flatPicture(width: width)).candidates == coded.matcher.match(try flatPicture(width: width)).candidates)
         }
         // Another line is another tag; entries that name a row twice, or lists that run backwards, are refused.
         var other = coded.matcher.configuration

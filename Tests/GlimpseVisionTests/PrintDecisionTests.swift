@@ -27,12 +27,12 @@ func along(_ parts: [(axis: Int, weight: Float)]) -> FeaturePrint {
 }
 
 /// A flat grey picture `width` pixels wide: no keypoints, so only the print can decide.
-private func flatPicture(width: Int) throws -> PixelBuffer {
+func flatPicture(width: Int) throws -> PixelBuffer {
     try PixelBuffer(width: width, height: 100, pixelFormat: .gray8, bytes: [UInt8](repeating: 128, count: width * 100))
 }
 
 /// A place without keypoints whose one reference print is `print`.
-private func place(_ id: String, _ print: FeaturePrint) -> MatcherReference {
+func place(_ id: String, _ print: FeaturePrint) -> MatcherReference {
     MatcherReference(
         id: id, key: id, features: ImageFeatures(width: 100, height: 100, keypoints: [], descriptorWords: [],
                                                  featurePrints: [print]))

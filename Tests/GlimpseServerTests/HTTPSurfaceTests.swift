@@ -7,11 +7,15 @@ import Testing
 import GlimpseClient
 
 /// Runs `curl ARGUMENTS` (`-s`, over the daemon's socket) and returns the status, the head and the body.
+///
+/// `--max-time` is a bound on a hang (600 s, as the other hang guards of the suite), not on speed: with
+/// every test of the run started at once on two cores, a query of a picture of several MB has taken over
+/// 60 s to be answered.
 func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: String, body: Data)? {
     await offThread {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-i", "--max-time", "60", "--unix-socket", socket] + arguments
+        process.arguments = ["curl", "-s", "-i", "--max-time", "600", "--unix-socket", socket] + arguments
         let output = Pipe()
         process.standardOutput = output
         do { try process.run() } catch { return nil }

@@ -108,6 +108,11 @@ struct EvalCommand: AsyncParsableCommand {
         valueName: "N", visibility: .hidden))
     var printedShortlistTables: Int?
 
+    @Option(name: .customLong("lsh-bucket-cap"), help: ArgumentHelp(
+        "The keypoint shortlist skips hash buckets holding more than N descriptors (default 64, 0: none skipped).",
+        valueName: "N", visibility: .hidden))
+    var lshBucketCap: Int?
+
     @Option(name: .customLong("print-vote-depth"), help: ArgumentHelp(
         "With print codes: verify the most-voted references among the N groups nearest by print too (default 64, 0: off).",
         valueName: "N", visibility: .hidden))
@@ -176,6 +181,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let shortlistSize { vision.shortlistSize = shortlistSize }
         if let printCodeLine { vision.printCodeLine = printCodeLine }
         if let printVoteDepth { vision.printVoteDepth = printVoteDepth }
+        if let lshBucketCap { vision.lshBucketCap = lshBucketCap }
         if let printCodeProbe { vision.printCodeProbe = printCodeProbe }
         if let printCodeShortlist { vision.printCodeShortlist = printCodeShortlist }
         if let lshTables {

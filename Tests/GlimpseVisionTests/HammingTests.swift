@@ -124,4 +124,32 @@ import Testing
         #expect(near >= 90)
         #expect(index.meanScannedPerTable >= 1)
     }
+
+    /// The bucket cap skips a crowded bucket whole, the true match in it too; a cap above its size (or none)
+    /// finds it: why a very large catalog, whose buckets crowd, needs a larger cap (`eval --lsh-bucket-cap`).
+    @Test func aCrowdedBucketIsSkippedUnderTheCapAndSearchedAboveIt() {
+        // 300 copies of one descriptor, each 3 bits away (so most share every table's bucket with it), and
+        // the true match, 2 bits away.
+        var rng = TestRandom(state: 21)
+        let base = Self.randomDescriptors(1, seed: 22)
+        var refs = Self.randomDescriptors(4000, seed: 23)
+        for _ in 0..<300 {
+            var d = base
+            var flips = Set<Int>()
+            while flips.count < 3 { flips.insert(3 + Int(rng.next() % 253)) }
+            for b in flips { d[b / 64] ^= 1 << UInt64(b % 64) }
+            refs.append(contentsOf: d)
+        }
+        var truth = base
+        truth[0] ^= 0b101
+        refs.append(contentsOf: truth)
+        let trueIndex = Int32(refs.count / 4 - 1)
+        let index = LSHIndex(words: refs, tables: 4, minimumBits: 8)
+        let capped = index.nearest(queries: base, references: refs, bucketCap: 64)
+        let roomy = index.nearest(queries: base, references: refs, bucketCap: 1024)
+        let uncapped = index.nearest(queries: base, references: refs, bucketCap: 0)
+        #expect(roomy[0].index == trueIndex && roomy[0].distance == 2)
+        #expect(uncapped[0].index == trueIndex)
+        #expect(capped[0].index != trueIndex)
+    }
 }

@@ -26,6 +26,8 @@ struct EngineOptions: ParsableArguments {
         """, valueName: "file"))
     var matcherIndex: String?
 
+    @OptionGroup var largeCatalog: LargeCatalogOptions
+
     /// What the engine loads, by these options.
     func configuration() -> EngineConfiguration {
         var configuration = EngineConfiguration(catalogDirectory: catalog)
@@ -33,6 +35,8 @@ struct EngineOptions: ParsableArguments {
         configuration.labelModel = ModelChoice(path: labelModel)
         configuration.featurePrintModel = featurePrint.choice(catalogDirectory: catalog)
         configuration.matcherIndex = matcherIndex
+        configuration.vision = largeCatalog.applied(to: configuration.vision)
+        configuration.keypointSlots = largeCatalog.keypointSlots
         return configuration
     }
 

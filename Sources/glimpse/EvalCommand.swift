@@ -89,16 +89,6 @@ struct EvalCommand: AsyncParsableCommand {
         visibility: .hidden))
     var referenceKeypointGrid: Int?
 
-    @Option(name: .customLong("reference-keypoints"), help: ArgumentHelp(
-        "Keep at most this many keypoints per reference photo, chosen from those extracted (queries keep theirs).",
-        visibility: .hidden))
-    var referenceKeypoints: Int?
-
-    @Option(name: .customLong("indexed-keypoints"), help: ArgumentHelp(
-        "Index at most this many keypoints per reference photo for the shortlist (verification compares them all).",
-        visibility: .hidden))
-    var indexedKeypoints: Int?
-
     @Option(name: .customLong("shortlist-size"), help: ArgumentHelp(
         "Verify the N references with the most keypoint votes (default 8).", valueName: "N", visibility: .hidden))
     var shortlistSize: Int?
@@ -131,16 +121,6 @@ struct EvalCommand: AsyncParsableCommand {
         "With print codes: codes whose similarity is estimated per query (default 1024).", valueName: "N", visibility: .hidden))
     var printCodeShortlist: Int?
 
-    @Option(name: .customLong("lsh-tables"), help: ArgumentHelp(
-        "Build the keypoint shortlist's index with N hash tables (the shortlists that look in fewer look in at most N).",
-        valueName: "N", visibility: .hidden))
-    var lshTables: Int?
-
-    @Option(name: .customLong("keypoint-slots"), help: ArgumentHelp(
-        "Write the references' full keypoints to a new slot file at PATH and verify from it, keeping in memory only what the shortlist indexes (--indexed-keypoints).",
-        valueName: "PATH", visibility: .hidden))
-    var keypointSlots: String?
-
     @Flag(name: .customLong("check-distractors"), help: ArgumentHelp(
         "Instead of evaluating, check that distractors (made from the catalog, or from --distractor-pool) lie as close to the manifest's photos (of no catalog place) as the catalog's photos do.",
         visibility: .hidden))
@@ -171,24 +151,18 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var vision = VisionConfiguration.default
+        // --keypoint-slots, --reference-keypoints, --indexed-keypoints and --lsh-tables: the engine options'.
+        var vision = engine.largeCatalog.applied(to: .default)
         if let acceptScore { vision.acceptScore = acceptScore }
         if let decisiveScore { vision.decisiveScore = decisiveScore }
         if let printShortlist { vision.printShortlistSize = printShortlist }
         if let referenceKeypointGrid { vision.referenceKeypointGrid = referenceKeypointGrid }
-        if let referenceKeypoints { vision.referenceKeypointLimit = referenceKeypoints }
-        if let indexedKeypoints { vision.indexedKeypointLimit = indexedKeypoints }
         if let shortlistSize { vision.shortlistSize = shortlistSize }
         if let printCodeLine { vision.printCodeLine = printCodeLine }
         if let printVoteDepth { vision.printVoteDepth = printVoteDepth }
         if let lshBucketCap { vision.lshBucketCap = lshBucketCap }
         if let printCodeProbe { vision.printCodeProbe = printCodeProbe }
         if let printCodeShortlist { vision.printCodeShortlist = printCodeShortlist }
-        if let lshTables {
-            vision.lshTables = lshTables
-            vision.printedShortlistTables = min(vision.printedShortlistTables, lshTables)
-            vision.mirrorProbeTables = min(vision.mirrorProbeTables, lshTables)
-        }
         if let printedShortlistTables { vision.printedShortlistTables = printedShortlistTables }
         if let decision {
             let parts = decision.split(separator: ",").compactMap { Double($0) }
@@ -219,7 +193,6 @@ struct EvalCommand: AsyncParsableCommand {
                 configuration.placeIDs = placeIDs
                 configuration.syntheticReferences = syntheticReferences
                 configuration.distractorPool = pool
-                configuration.keypointSlots = keypointSlots
                 if syntheticReferences > 0 || configuration.matcherIndex != nil {
                     configuration.buildProgress = { step in
                         FileHandle.standardError.write(Data("glimpse eval: building the matcher: \(step)\n".utf8))

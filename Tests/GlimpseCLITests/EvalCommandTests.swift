@@ -138,7 +138,7 @@ struct EvalCommandTests {
         let tooManyLists = try glimpse(["eval", "--queries", m.path, "--print-code-probe", "300"])
         #expect(tooManyLists.status != 0 && tooManyLists.err.contains("printCodeProbe must be in 1...256"), "\(tooManyLists.err)")
         let noTables = try glimpse(["eval", "--queries", m.path, "--lsh-tables", "0"])
-        #expect(noTables.status != 0 && noTables.err.contains("lshTables must be in 1...32"), "\(noTables.err)")
+        #expect(noTables.status != 0 && noTables.err.contains("--lsh-tables must be 1 to 32, got 0"), "\(noTables.err)")
         let negativeCap = try glimpse(["eval", "--queries", m.path, "--lsh-bucket-cap=-1"])
         #expect(negativeCap.status != 0 && negativeCap.err.contains("lshBucketCap must be at least 0"), "\(negativeCap.err)")
     }

@@ -188,7 +188,7 @@ _glimpse_serve() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --no-store --read-only --version -h --help)
     repeating_options=(--admin-uid --admin-gid --allow-uid --allow-gid)
-    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
+    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -213,6 +213,18 @@ _glimpse_serve() {
         return
         ;;
     '--matcher-index')
+        return
+        ;;
+    '--keypoint-slots')
+        return
+        ;;
+    '--reference-keypoints')
+        return
+        ;;
+    '--indexed-keypoints')
+        return
+        ;;
+    '--lsh-tables')
         return
         ;;
     '--store')
@@ -273,7 +285,7 @@ _glimpse_query() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --labels --limit --cursor --box --min-score --explain --socket)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables --labels --limit --cursor --box --min-score --explain --socket)
     __glimpse_offer_flags_options -1
 
     # Offer option value completions
@@ -295,6 +307,18 @@ _glimpse_query() {
         return
         ;;
     '--matcher-index')
+        return
+        ;;
+    '--keypoint-slots')
+        return
+        ;;
+    '--reference-keypoints')
+        return
+        ;;
+    '--indexed-keypoints')
+        return
+        ;;
+    '--lsh-tables')
         return
         ;;
     '--labels')
@@ -325,7 +349,7 @@ _glimpse_match() {
     repeating_flags=()
     non_repeating_flags=(--recursive --all-files --resume --no-feature-cache --no-featureprint --version -h --help)
     repeating_options=()
-    non_repeating_options=(--format --limit --min-score --jobs --output --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index)
+    non_repeating_options=(--format --limit --min-score --jobs --output --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables)
     __glimpse_offer_flags_options 1
 
     # Offer option value completions
@@ -362,6 +386,18 @@ _glimpse_match() {
         return
         ;;
     '--matcher-index')
+        return
+        ;;
+    '--keypoint-slots')
+        return
+        ;;
+    '--reference-keypoints')
+        return
+        ;;
+    '--indexed-keypoints')
+        return
+        ;;
+    '--lsh-tables')
         return
         ;;
     esac
@@ -438,7 +474,7 @@ _glimpse_eval() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --json --precision --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --queries --leave-out --false-match-rate --min-score)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables --queries --leave-out --false-match-rate --min-score)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -460,6 +496,18 @@ _glimpse_eval() {
         return
         ;;
     '--matcher-index')
+        return
+        ;;
+    '--keypoint-slots')
+        return
+        ;;
+    '--reference-keypoints')
+        return
+        ;;
+    '--indexed-keypoints')
+        return
+        ;;
+    '--lsh-tables')
         return
         ;;
     '--queries')
@@ -481,7 +529,7 @@ _glimpse_bench() {
     repeating_flags=()
     non_repeating_flags=(--no-feature-cache --no-featureprint --scale --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --folder --passes --limit --sizes --dimension --queries --index --distractor-pool --max-build-seconds --socket --concurrency --duration)
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables --folder --passes --limit --sizes --dimension --queries --index --distractor-pool --max-build-seconds --socket --concurrency --duration)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -503,6 +551,18 @@ _glimpse_bench() {
         return
         ;;
     '--matcher-index')
+        return
+        ;;
+    '--keypoint-slots')
+        return
+        ;;
+    '--reference-keypoints')
+        return
+        ;;
+    '--indexed-keypoints')
+        return
+        ;;
+    '--lsh-tables')
         return
         ;;
     '--folder')

@@ -78,6 +78,10 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if scale, socket != nil { throw ValidationError("--scale and --socket are different modes; pass one") }
+        if scale, matching.largeCatalog.isSet {
+            throw ValidationError("--scale builds its own references: --keypoint-slots, --reference-keypoints, "
+                + "--indexed-keypoints and --lsh-tables apply to the in-process bench of the catalog (without --scale)")
+        }
         guard passes >= 1, limit >= 1 else { throw ValidationError("--passes and --limit must be at least 1") }
         _ = try integers(sizes, "--sizes")
         _ = try integers(concurrency, "--concurrency")

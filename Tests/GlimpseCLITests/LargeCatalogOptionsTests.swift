@@ -49,6 +49,8 @@ struct LargeCatalogOptionsTests {
         #expect(tooMany.status != 0 && tooMany.err.contains("cannot exceed --reference-keypoints"), "\(tooMany.err)")
         let noTables = try glimpse(["match", "--lsh-tables", "40", Repository.images])
         #expect(noTables.status != 0 && noTables.err.contains("--lsh-tables must be 1 to 32, got 40"), "\(noTables.err)")
+        let atScale = try glimpse(["bench", "--scale", "--keypoint-slots", "/nonexistent/k.slots"])
+        #expect(atScale.status != 0 && atScale.err.contains("--scale builds its own references"), "\(atScale.err)")
         let onAStore = try glimpse(["serve", "--socket", "/nonexistent/glimpse.sock", "--keypoint-slots", "/nonexistent/k.slots"])
         #expect(onAStore.status != 0 && onAStore.err.contains("add --no-store"), "\(onAStore.err)")
     }

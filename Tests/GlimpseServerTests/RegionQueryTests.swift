@@ -31,31 +31,14 @@ private func pngFile(_ picture: PixelBuffer, _ name: String, in directory: Tempo
     try directory.write(name, try picture.pngData())
 }
 
-/// The real daemon (`glimpse serve` in its own process, on a store of the daemon tests' catalog in
-/// `directory`) and its socket. In process, a daemon shares its threads with every other test of the
-/// run, and a query of a picture of several MB waited over 600 s behind them while the whole suite ran.
-private func serve(in directory: TemporaryDirectory) async throws -> (daemon: ServeProcess, socket: String) {
-    let socket = directory.file("g.sock")
-    let daemon = try ServeProcess(socket: socket, extra: ["--header-timeout", "60", "--request-deadline", "300"])
-    let listening = await daemon.waitUntilListening(on: socket)
-    try #require(listening, "\(daemon.startFailure())")
-    return (daemon, socket)
-}
-
-/// Stops a daemon `serve(in:)` started.
-private func stop(_ daemon: ServeProcess) async {
-    daemon.process.terminate()
-    _ = await daemon.waitForExit(timeout: .seconds(120))
-}
-
-/// Regions of interest, several places in one picture and the explain picture, through the daemon and `curl`.
+/// Regions of interest, several places in one picture and the explain picture, through `curl`.
 @Suite("Regions through the daemon", .serialized)
 struct RegionQueryTests {
     @Test func aPhotoPastedIntoALargerPictureIsFoundWithTheBoxAndMissedWithout() async throws {
         // The region the cups photo is pasted into, in a picture 4× its size.
         let pasteRegion = try ImageRegion(x: 0.6, y: 0.55, width: 0.25, height: 0.25)
+        let daemon = try await RunningDaemon.start()
         let directory = try TemporaryDirectory()
-        let (daemon, socket) = try await serve(in: directory)
         let photo = try catalogPhoto("002-rows-of-colorful-plastic-cups.jpg")
         let picture = TestImages.pasted(
             photo, into: try unrelatedPicture(), width: photo.width * 4, height: photo.height * 4,
@@ -64,7 +47,7 @@ struct RegionQueryTests {
         let post = ["-H", "Content-Type: image/png", "--data-binary", "@" + file]
 
         let box = pasteRegion.description
-        let boxed = try #require(await curl(socket, post + ["http://g/v1/query?box=" + box]))
+        let boxed = try #require(await curl(daemon.socketPath, post + ["http://g/v1/query?box=" + box]))
         #expect(boxed.status == 200)
         let found = try JSONDecoder().decode(QueryResponseJSON.self, from: boxed.body)
         let top = try #require(found.results.first)
@@ -74,27 +57,27 @@ struct RegionQueryTests {
         #expect(abs(region.x - 0.6) < 0.03 && abs(region.y - 0.55) < 0.03)
         #expect(abs(region.width - 0.25) < 0.03 && abs(region.height - 0.25) < 0.03)
 
-        let whole = try #require(await curl(socket, post + ["http://g/v1/query"]))
+        let whole = try #require(await curl(daemon.socketPath, post + ["http://g/v1/query"]))
         #expect(whole.status == 200)
         let missed = try JSONDecoder().decode(QueryResponseJSON.self, from: whole.body)
         #expect(!missed.results.contains { $0.type == "place" })
 
-        let bad = try #require(await curl(socket, post + ["http://g/v1/query?box=0.5,0.5,0.6,0.2"]))
+        let bad = try #require(await curl(daemon.socketPath, post + ["http://g/v1/query?box=0.5,0.5,0.6,0.2"]))
         #expect(bad.status == 400)
         #expect(String(decoding: bad.body, as: UTF8.self).contains("bad_box"))
-        await stop(daemon)
         directory.remove()
+        try await daemon.stop()
     }
 
     @Test func twoPhotosSideBySideReturnBothPlacesWithBoxes() async throws {
+        let daemon = try await RunningDaemon.start()
         let directory = try TemporaryDirectory()
-        let (daemon, socket) = try await serve(in: directory)
         let picture = TestImages.sideBySide(
             try catalogPhoto("002-rows-of-colorful-plastic-cups.jpg"),
             try catalogPhoto("006-curved-facade-of-a-modern-building.jpg"), height: 600)
         let file = try pngFile(picture, "pair.png", in: directory)
         let answer = try #require(await curl(
-            socket, ["-H", "Content-Type: image/png", "--data-binary", "@" + file, "http://g/v1/query"]))
+            daemon.socketPath, ["-H", "Content-Type: image/png", "--data-binary", "@" + file, "http://g/v1/query"]))
         #expect(answer.status == 200)
         let page = try JSONDecoder().decode(QueryResponseJSON.self, from: answer.body)
         let places = page.results.filter { $0.type == "place" }
@@ -111,16 +94,16 @@ struct RegionQueryTests {
         let first = try #require(page.results.first)
         let following = page.results.dropFirst().prefix { $0.type == "collection" }
         #expect(following.allSatisfy { $0.evidence.matchedPlace == first.entity.id })
-        await stop(daemon)
         directory.remove()
+        try await daemon.stop()
     }
 
     @Test func explainAnswersAPNGOfThePictureAndTheMatch() async throws {
+        let daemon = try await RunningDaemon.start()
         let directory = try TemporaryDirectory()
-        let (daemon, socket) = try await serve(in: directory)
         let file = bundledCatalogDirectory + "/photos/002-rows-of-colorful-plastic-cups.jpg"
         let answer = try #require(await curl(
-            socket,
+            daemon.socketPath,
             ["-H", "Content-Type: image/jpeg", "--data-binary", "@" + file, "http://g/v1/query?explain=1"]))
         #expect(answer.status == 200)
         #expect(header("Content-Type", in: answer.head) == "image/png")
@@ -128,7 +111,7 @@ struct RegionQueryTests {
         #expect(decoded.format == .png)
         // The picture and the reference photo side by side: wider than tall.
         #expect(decoded.pixelBuffer.width > decoded.pixelBuffer.height)
-        await stop(daemon)
         directory.remove()
+        try await daemon.stop()
     }
 }

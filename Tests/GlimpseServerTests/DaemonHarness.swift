@@ -84,11 +84,15 @@ struct RunningDaemon {
         if let service { chosen = service } else { chosen = try await SharedService.shared.get() }
         var logger = Logger(label: "glimpse.test")
         logger.logLevel = .warning
+        var configuration = GlimpseServerConfiguration(
+            socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy,
+            shutdownGracePeriod: shutdownGracePeriod
+        )
+        // Its own threads, as a daemon process has: on the suite's shared ones, its steps wait behind
+        // the other tests' work (a query of a picture of several MB once waited over 600 s).
+        configuration.taskExecutor = DedicatedExecutor.shared
         let server = try GlimpseServer(
-            configuration: GlimpseServerConfiguration(
-                socketPath: directory.file(socketName), limits: limits, peerPolicy: peerPolicy,
-                shutdownGracePeriod: shutdownGracePeriod
-            ),
+            configuration: configuration,
             service: chosen,
             logger: logger
         )

@@ -12,17 +12,20 @@ import GlimpseClient
 /// every test of the run started at once on two cores, a query of a picture of several MB has taken over
 /// 60 s to be answered.
 func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: String, body: Data)? {
-    await offThread {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-i", "--max-time", "600", "--unix-socket", socket] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        do { try process.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return finalResponse(in: data)
-    }
+    await offThread { blockingCurl(socket, arguments) }
+}
+
+/// ``curl(_:_:)`` on the calling thread, which it blocks until curl exits (at most `maxTime` seconds).
+func blockingCurl(_ socket: String, _ arguments: [String], maxTime: Int = 600) -> (status: Int, head: String, body: Data)? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["curl", "-s", "-i", "--max-time", String(maxTime), "--unix-socket", socket] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    do { try process.run() } catch { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return finalResponse(in: data)
 }
 
 /// The final response in `curl -i` output: its status, head and body, after any interim `1xx` heads

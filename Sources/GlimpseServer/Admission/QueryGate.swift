@@ -97,7 +97,7 @@ public final class QueryGate: Sendable {
     ) async throws -> T {
         // The query runs as its own task so that the gate (at stop) and the caller (client gone) cancel
         // it the same way: one cancellation, which the pipeline checks between stages.
-        let task = Task {
+        let task = DaemonTasks.start { [self] in
             try await withTaskCancellationHandler {
                 try await acquireThread(id: id)
             } onCancel: {
@@ -195,7 +195,7 @@ public final class QueryAdmission: Sendable {
     /// - Throws: `503 shutting_down` when the gate has already stopped; whatever `operation` throws
     ///   (`CancellationError` once cancelled).
     public func cancellingOnStop<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = Task { try await operation() }
+        let task = DaemonTasks.start { try await operation() }
         guard gate.register(id: id, cancel: { task.cancel() }) else {
             task.cancel()
             throw APIError.shuttingDown(retryAfter: gate.retryAfterSeconds)

@@ -35,7 +35,7 @@ public final class ClientPresence: Sendable {
     ///
     /// - Throws: `CancellationError` when the client went away; whatever `operation` throws.
     public func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = Task { try await operation() }
+        let task = DaemonTasks.start { try await operation() }
         let id = state.withLock { state -> Int? in
             guard !state.gone else { return nil }
             let id = state.nextID

@@ -66,6 +66,16 @@ public final class GlimpseServer: Service, Sendable {
     ///
     /// - Throws: ``GlimpseServerError`` when the socket path cannot be claimed; errors from binding.
     public func run() async throws {
+        let executor = configuration.taskExecutor
+        try await withTaskExecutorPreference(executor) {
+            try await DaemonTasks.$executor.withValue(executor) {
+                try await serveOnSocket()
+            }
+        }
+    }
+
+    /// ``run()`` on the daemon's executor.
+    private func serveOnSocket() async throws {
         // A socket handed over by a service manager is its own: no claim, no chmod, no removal.
         let socket = try configuration.activatedSocket == nil
             ? UnixSocketFile.claim(
@@ -95,7 +105,7 @@ public final class GlimpseServer: Service, Sendable {
                 )
                 // When the grace runs out, every query still waiting is answered 503 and running ones
                 // are cancelled, while connections can still carry the answers.
-                graceTimer.start(after: configuration.shutdownGracePeriod) {
+                graceTimer.start(after: configuration.shutdownGracePeriod, on: configuration.taskExecutor) {
                     let left = gate.inFlight
                     gate.stop()
                     if left > 0 {
@@ -259,11 +269,11 @@ final class GraceTimer: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let cancelled = Mutex(false)
 
-    /// Starts the timer (only the first call counts).
-    func start(after delay: Duration, _ action: @escaping @Sendable () -> Void) {
+    /// Starts the timer (only the first call counts), its task preferring `executor`.
+    func start(after delay: Duration, on executor: (any TaskExecutor)?, _ action: @escaping @Sendable () -> Void) {
         task.withLock { task in
             guard task == nil, !cancelled.withLock({ $0 }) else { return }
-            task = Task {
+            task = Task(executorPreference: executor) {
                 try? await Task.sleep(for: delay)
                 guard !Task.isCancelled else { return }
                 action()

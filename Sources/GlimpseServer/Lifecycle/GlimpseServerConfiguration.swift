@@ -30,6 +30,12 @@ public struct GlimpseServerConfiguration: Sendable {
     public var activatedSocket: ActivatedSocket?
     /// Where the daemon reports `READY=1` and `STOPPING=1` (`sd_notify`). Default: nowhere.
     public var serviceNotifier: ServiceNotifier = ServiceNotifier(socketPath: nil)
+    /// The executor the daemon's own work prefers: accepting connections, reading requests and writing
+    /// answers (queries themselves run on the query gate's threads either way). Default: none, Swift's
+    /// global concurrent executor, which is right for `glimpse serve`. A process that runs the daemon
+    /// beside other heavy Swift concurrency work (a test suite on two cores) gives it its own, so that
+    /// the daemon's steps do not wait in line behind that work.
+    public var taskExecutor: (any TaskExecutor)?
 
     /// Creates a configuration; every argument but the path defaults to the documented value.
     public init(

@@ -54,8 +54,8 @@ extension Engine {
             do throws(MatcherIndexError) {
                 if AtomicFile.size(of: path) != nil { progress?(MatcherBuildProgress(stage: .loadingIndex, done: 0, total: 1)) }
                 loaded = try VisualMatcher.loadIndex(
-                    from: path, tag: indexTag,
-                    configuration: configuration.vision, printer: printer, nullPrints: nullPrints)
+                    from: path, tag: indexTag, configuration: configuration.vision, printer: printer,
+                    nullPrints: nullPrints, keypointSlots: configuration.keypointSlots)
                 progress?(MatcherBuildProgress(stage: .loadingIndex, done: 1, total: 1))
             } catch {
                 if !error.isMissing { problem = .matcherIndex(error) }
@@ -72,14 +72,43 @@ extension Engine {
                 return (loaded.updated(adding: added, removingKeys: removed), .index(changed: true), nil)
             }
         }
+        // A batch at a time: with keypoint slots, a batch's keypoints are written to the slot file and only
+        // what the matcher keeps in memory is held for every photo.
+        var builder = VisualMatcherBuilder(
+            configuration: configuration.vision, printer: printer, nullPrints: nullPrints,
+            keypointSlots: try createKeypointSlots(configuration))
+        builder.reserveCapacity(references: photos.count)
         progress?(MatcherBuildProgress(stage: .references, done: 0, total: photos.count))
-        let references = try await references(for: photos, features: features, configuration: configuration, printer: printer)
-        progress?(MatcherBuildProgress(stage: .references, done: references.count, total: photos.count))
+        var next = 0
+        while next < photos.count {
+            let batch = Array(photos[next..<min(photos.count, next + storeBuildBatch)])
+            builder.add(try await references(for: batch, features: features, configuration: configuration, printer: printer))
+            next += batch.count
+            progress?(MatcherBuildProgress(stage: .references, done: next, total: photos.count))
+        }
         progress?(MatcherBuildProgress(stage: .index, done: 0, total: 1))
-        let matcher = VisualMatcher(
-            keyedReferences: references, configuration: configuration.vision, printer: printer, nullPrints: nullPrints)
+        let matcher = builder.build()
         progress?(MatcherBuildProgress(stage: .index, done: 1, total: 1))
         return (matcher, .built, problem)
+    }
+
+    /// How many of a store's photos a build reads (and extracts, when the store holds no features for them)
+    /// at a time.
+    static let storeBuildBatch = 1_024
+
+    /// A new keypoint slot file at `configuration.keypointSlots` for a build, or `nil` without one.
+    ///
+    /// - Throws: ``EngineError/catalog(_:)`` with ``CatalogError/unreadable(path:reason:)`` when it cannot be made.
+    private static func createKeypointSlots(_ configuration: EngineConfiguration) throws(EngineError) -> KeypointSlots? {
+        guard let path = configuration.keypointSlots else { return nil }
+        let vision = configuration.vision
+        do throws(SlotFileError) {
+            return try KeypointSlots.create(
+                path: path, maxKeypoints: vision.referenceKeypointLimit ?? vision.maxKeypoints,
+                indexedKeypoints: vision.indexedKeypointLimit ?? 0, tag: KeypointSlots.tag(configuration: vision))
+        } catch {
+            throw .catalog(.unreadable(path: path, reason: error.description))
+        }
     }
 
     /// The matcher's references for `photos` (by key, in order): their stored features, or features

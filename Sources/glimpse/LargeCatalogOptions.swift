@@ -18,8 +18,8 @@ struct LargeCatalogOptions: ParsableArguments {
         every build; kept beside --matcher-index, which loads it again) and verify from it, holding in memory \
         only the keypoints the shortlist indexes. Unless set otherwise it keeps \
         \(Self.compactReferenceKeypoints) keypoints a photo, indexes \(Self.compactIndexedKeypoints) and builds \
-        \(Self.compactTables) hash tables: about 8.6 KB of memory a photo instead of 73-107 KB. A catalog folder \
-        only (serve --no-store, query, match).
+        \(Self.compactTables) hash tables: about 8.6 KB of memory a photo instead of 73-107 KB. On a store, \
+        give --matcher-index too, or each start rebuilds both.
         """, valueName: "file"))
     var keypointSlots: String?
 

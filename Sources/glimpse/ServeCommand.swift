@@ -119,11 +119,6 @@ struct ServeCommand: AsyncParsableCommand {
                 "--max-buffered-bytes \(maxBufferedBytes) is less than --max-body-bytes \(maxBodyBytes); "
                     + "a body of the largest size could never be admitted")
         }
-        if !noStore && engine.largeCatalog.isSet {
-            throw ValidationError(
-                "--keypoint-slots, --reference-keypoints, --indexed-keypoints and --lsh-tables serve a catalog folder "
-                    + "only, not yet a store: add --no-store")
-        }
     }
 
     func run() async throws {

@@ -43,7 +43,7 @@ struct LargeCatalogOptionsTests {
         }
     }
 
-    @Test func settingsOutOfRangeOrOnAStoreAreRefusedBeforeAnythingLoads() throws {
+    @Test func settingsOutOfRangeAreRefusedBeforeAnythingLoads() throws {
         let place = try Self.firstPlace()
         let tooMany = try glimpse(["query", place.photo, "--reference-keypoints", "100", "--indexed-keypoints", "200"])
         #expect(tooMany.status != 0 && tooMany.err.contains("cannot exceed --reference-keypoints"), "\(tooMany.err)")
@@ -51,7 +51,5 @@ struct LargeCatalogOptionsTests {
         #expect(noTables.status != 0 && noTables.err.contains("--lsh-tables must be 1 to 32, got 40"), "\(noTables.err)")
         let atScale = try glimpse(["bench", "--scale", "--keypoint-slots", "/nonexistent/k.slots"])
         #expect(atScale.status != 0 && atScale.err.contains("--scale builds its own references"), "\(atScale.err)")
-        let onAStore = try glimpse(["serve", "--socket", "/nonexistent/glimpse.sock", "--keypoint-slots", "/nonexistent/k.slots"])
-        #expect(onAStore.status != 0 && onAStore.err.contains("add --no-store"), "\(onAStore.err)")
     }
 }

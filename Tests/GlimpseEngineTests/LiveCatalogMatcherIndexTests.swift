@@ -24,10 +24,21 @@ import Testing
 
     /// A live catalog on the store at `storePath` (keypoints only), with the matcher index at `index` when
     /// given, folding edits after 50 ms of quiet.
-    static func open(storePath: String, index: String?, steps: Steps) async throws -> LiveCatalog {
+    ///
+    /// With `slots`, in the compact regime of `glimpse serve --keypoint-slots`: 640 keypoints kept per
+    /// photo, in that file, 128 of them indexed in memory, 3 hash tables.
+    static func open(storePath: String, index: String?, slots: String? = nil, steps: Steps) async throws -> LiveCatalog {
         let store = try SQLiteCatalogStore.open(path: storePath, create: false)
         var configuration = Fixture.configuration("/nonexistent", quiet: .milliseconds(50))
         configuration.matcherIndex = index
+        if let slots {
+            configuration.keypointSlots = slots
+            configuration.vision.referenceKeypointLimit = 640
+            configuration.vision.indexedKeypointLimit = 128
+            configuration.vision.lshTables = 3
+            configuration.vision.printedShortlistTables = min(configuration.vision.printedShortlistTables, 3)
+            configuration.vision.mirrorProbeTables = min(configuration.vision.mirrorProbeTables, 3)
+        }
         configuration.buildProgress = { steps.record($0) }
         return try await LiveCatalog.open(
             store: store, photoFolder: PhotoFolder(path: store.photoFolder), configuration: configuration)
@@ -112,6 +123,62 @@ import Testing
         let fifth = try await Self.open(storePath: fixture.storePath, index: index, steps: steps)
         #expect(fifth.engine.current.referenceSource == .matcherIndex && !steps.saw(.index))
         await fifth.close()
+    }
+}
+
+extension LiveCatalogMatcherIndexTests {
+    /// The inode and modification time of each of `paths`: unchanged when a start only read them.
+    static func identities(_ paths: [String]) throws -> [String] {
+        try paths.map { path in
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            return "\(attributes[.systemFileNumber] ?? "-")/\(attributes[.modificationDate] ?? "-")"
+        }
+    }
+
+    @Test func withKeypointSlotsAStartLoadsTheIndexAndTheSlotsAndAnswersAsFromMemory() async throws {
+        let fixture = try await Fixture.make()
+        let fromMemory = try await Self.answers(fixture.live)
+        await fixture.live.close()
+        let index = fixture.directory.file("matcher.index")
+        let slots = fixture.directory.file("keypoints.slots")
+
+        // First start: built a batch at a time from the stored features, keypoints written to the slots.
+        var steps = Steps()
+        let first = try await Self.open(storePath: fixture.storePath, index: index, slots: slots, steps: steps)
+        #expect(first.engine.current.referenceSource == .cache && first.engine.current.cacheProblem == nil)
+        #expect(steps.all.contains(MatcherBuildProgress(stage: .references, done: 6, total: 6)))
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the first save") { first.engine.matcherIndexSaves == 1 }
+        #expect(FileManager.default.fileExists(atPath: slots))
+        // Verified from the slots, the catalog's places are found as from memory.
+        #expect(try await Self.answers(first) == fromMemory)
+
+        // An edit is found by the next query, then folded and saved.
+        _ = try await first.apply(.putPlace(
+            LiveCatalogTests().place("harbour-view"),
+            photos: [try LiveCatalogTests().newPhoto(first, 40, name: "photos/harbour-view.jpg")], precondition: .none))
+        let served = try await Self.answers(first)
+        #expect(served[12] == "harbour-view")
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the save after the edit") { first.engine.matcherIndexSaves == 2 }
+        await first.close()
+        let written = try Self.identities([index, slots])
+
+        // Second start: both files loaded, nothing extracted, indexed or written; the same answers.
+        steps = Steps()
+        let second = try await Self.open(storePath: fixture.storePath, index: index, slots: slots, steps: steps)
+        #expect(second.engine.current.referenceSource == .matcherIndex)
+        #expect(steps.saw(.loadingIndex) && !steps.saw(.index) && !steps.saw(.catchingUp) && !steps.saw(.references))
+        #expect(try await Self.answers(second) == served)
+        await second.close()
+        #expect(try Self.identities([index, slots]) == written)
+
+        // Slots the index was not built with (another build's file) are never trusted: the start rebuilds both.
+        try FileManager.default.removeItem(atPath: slots)
+        _ = try await Self.open(storePath: fixture.storePath, index: nil, slots: slots, steps: Steps()).close()
+        steps = Steps()
+        let third = try await Self.open(storePath: fixture.storePath, index: index, slots: slots, steps: steps)
+        #expect(third.engine.current.referenceSource == .cache && steps.saw(.index))
+        #expect(try await Self.answers(third) == served)
+        await third.close()
     }
 }
 

@@ -219,9 +219,7 @@ extension Catalog {
             var slots: KeypointSlots?
             if let keypointSlots {
                 do throws(SlotFileError) {
-                    slots = try KeypointSlots.create(
-                        path: keypointSlots, maxKeypoints: configuration.referenceKeypointLimit ?? configuration.maxKeypoints,
-                        indexedKeypoints: configuration.indexedKeypointLimit ?? 0, tag: KeypointSlots.tag(configuration: configuration))
+                    slots = try KeypointSlots.create(path: keypointSlots, configuration: configuration)
                 } catch {
                     throw .unreadable(path: keypointSlots, reason: error.description)
                 }

@@ -101,11 +101,8 @@ extension Engine {
     /// - Throws: ``EngineError/catalog(_:)`` with ``CatalogError/unreadable(path:reason:)`` when it cannot be made.
     private static func createKeypointSlots(_ configuration: EngineConfiguration) throws(EngineError) -> KeypointSlots? {
         guard let path = configuration.keypointSlots else { return nil }
-        let vision = configuration.vision
         do throws(SlotFileError) {
-            return try KeypointSlots.create(
-                path: path, maxKeypoints: vision.referenceKeypointLimit ?? vision.maxKeypoints,
-                indexedKeypoints: vision.indexedKeypointLimit ?? 0, tag: KeypointSlots.tag(configuration: vision))
+            return try KeypointSlots.create(path: path, configuration: configuration.vision)
         } catch {
             throw .catalog(.unreadable(path: path, reason: error.description))
         }

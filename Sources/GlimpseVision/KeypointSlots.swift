@@ -56,6 +56,18 @@ public final class KeypointSlots: Sendable {
         return KeypointSlots(file: file, maxKeypoints: maxKeypoints, indexedKeypoints: indexedKeypoints)
     }
 
+    /// An empty file at `path` (replacing any file there) for a matcher built with `configuration`: sets of
+    /// its ``VisionConfiguration/referenceKeypointLimit`` keypoints (else ``VisionConfiguration/maxKeypoints``),
+    /// of which its ``VisionConfiguration/indexedKeypointLimit`` stay in memory, tagged with
+    /// ``tag(configuration:)``.
+    ///
+    /// - Throws: the ``SlotFileError`` of ``SlotFile/create(path:slotSize:tag:growthSlots:)``.
+    public static func create(path: String, configuration: VisionConfiguration) throws(SlotFileError) -> KeypointSlots {
+        try create(
+            path: path, maxKeypoints: configuration.referenceKeypointLimit ?? configuration.maxKeypoints,
+            indexedKeypoints: configuration.indexedKeypointLimit ?? 0, tag: tag(configuration: configuration))
+    }
+
     /// Opens the existing file at `path`, for reading, checking that it was made by
     /// ``create(path:maxKeypoints:indexedKeypoints:tag:)`` with these sizes for references extracted with
     /// `configuration` (``tag(configuration:)``).

@@ -6,15 +6,16 @@ import Synchronization
 extension PostgresCatalogStore {
     /// Runs `body` on a leased connection, mapping errors; a connection not leased within the connect
     /// timeout (the server is down or unreachable) is ``StoreError/unavailable(reason:)``, thrown as
-    /// soon as the timeout passes (the abandoned lease request is cancelled, not waited for).
+    /// soon as the timeout passes (the abandoned lease request is cancelled, not waited for). The lease
+    /// and its deadline run as tasks preferring `executor` (`nil`: the global concurrent executor).
     static func lease<T: Sendable>(
-        _ client: PostgresClient, settings: ConnectionSettings, logger: Logger,
+        _ client: PostgresClient, settings: ConnectionSettings, logger: Logger, on executor: (any TaskExecutor)?,
         _ body: @escaping @Sendable (PostgresSession) async throws -> T
     ) async throws(StoreError) -> T {
         let race = LeaseRace<T>()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
-                race.start(continuation, work: Task {
+                race.start(continuation, work: Task(executorPreference: executor) {
                     do {
                         let value = try await client.withConnection { connection in
                             guard race.enter() else { throw CancellationError() }
@@ -24,7 +25,7 @@ extension PostgresCatalogStore {
                     } catch {
                         race.finish(.failure(PostgresErrors.storeError(error, target: settings.target)))
                     }
-                }, timer: Task {
+                }, timer: Task(executorPreference: executor) {
                     try await Task.sleep(for: settings.connectTimeout)
                     race.timeOut(.unavailable(reason: "no connection to \(settings.target) "
                         + "within \(settings.connectTimeout.components.seconds) s"))

@@ -24,6 +24,9 @@ public final class PostgresCatalogStore: CatalogStore {
     let settings: ConnectionSettings
     let client: PostgresClient
     let logger: Logger
+    /// Where the store's own tasks run (the pool, leases and their deadlines, change listeners); `nil`
+    /// for Swift's global concurrent executor.
+    let taskExecutor: (any TaskExecutor)?
     private let state: Mutex<Lifecycle>
 
     private struct Lifecycle {
@@ -43,22 +46,30 @@ public final class PostgresCatalogStore: CatalogStore {
     /// `verify-full` verify the certificate against the system's roots or `sslrootcert` (and the host
     /// name, for `verify-full`). Unix sockets never use TLS.
     ///
+    /// `taskExecutor` is where the store's own tasks run: the connection pool, each lease and its
+    /// deadline, and the change listeners. The default, `nil`, is Swift's global concurrent executor,
+    /// right for a daemon. A process whose global executor may be held by long computations for longer
+    /// than the connect timeout (a test suite computing on every core) gives the store an executor of its
+    /// own, so that a lease's many steps are not measured against a deadline that needs only one.
+    ///
     /// - Throws: ``StoreError/invalid(reason:)`` for a malformed URL or setting,
     ///   ``StoreError/unavailable(reason:)`` when the server cannot be reached within the connect
     ///   timeout (`connect_timeout`, default 10 s), ``StoreError/schemaTooNew(path:found:supported:)``
     ///   when a newer Glimpse made the tables.
     public static func open(
         url: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "glimpse.store.postgres")
+        logger: Logger = Logger(label: "glimpse.store.postgres"),
+        taskExecutor: (any TaskExecutor)? = nil
     ) async throws(StoreError) -> PostgresCatalogStore {
         let settings = try ConnectionSettings.parse(url: url, environment: environment)
         let client = PostgresClient(configuration: settings.clientConfiguration(), backgroundLogger: logger)
-        let runTask = Task { await client.run() }
+        let runTask = Task(executorPreference: taskExecutor) { await client.run() }
         do {
-            let storeID = try await Self.lease(client, settings: settings, logger: logger) { session in
+            let storeID = try await Self.lease(client, settings: settings, logger: logger, on: taskExecutor) { session in
                 try await PostgresSchema.migrate(session, target: settings.target)
             }
-            return PostgresCatalogStore(settings: settings, client: client, logger: logger, runTask: runTask, storeID: storeID)
+            return PostgresCatalogStore(settings: settings, client: client, logger: logger, taskExecutor: taskExecutor,
+                                        runTask: runTask, storeID: storeID)
         } catch {
             runTask.cancel()
             await runTask.value
@@ -66,10 +77,12 @@ public final class PostgresCatalogStore: CatalogStore {
         }
     }
 
-    private init(settings: ConnectionSettings, client: PostgresClient, logger: Logger, runTask: Task<Void, Never>, storeID: String) {
+    private init(settings: ConnectionSettings, client: PostgresClient, logger: Logger, taskExecutor: (any TaskExecutor)?,
+                 runTask: Task<Void, Never>, storeID: String) {
         self.settings = settings
         self.client = client
         self.logger = logger
+        self.taskExecutor = taskExecutor
         self.storeID = storeID
         self.schemaVersion = PostgresSchema.version
         self.target = settings.target
@@ -80,7 +93,7 @@ public final class PostgresCatalogStore: CatalogStore {
 
     /// Runs `body` on a leased connection of this store's pool.
     func lease<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws(StoreError) -> T {
-        try await Self.lease(client, settings: settings, logger: logger, body)
+        try await Self.lease(client, settings: settings, logger: logger, on: taskExecutor, body)
     }
 
     /// Runs `body` in a read-only transaction on one snapshot of the database.
@@ -157,7 +170,7 @@ public final class PostgresCatalogStore: CatalogStore {
             }
             let id = state.nextListener
             state.nextListener += 1
-            let task = Task { await listener.run() }
+            let task = Task(executorPreference: taskExecutor) { await listener.run() }
             state.listeners[id] = task
             continuation.onTermination = { [weak self] _ in
                 task.cancel()

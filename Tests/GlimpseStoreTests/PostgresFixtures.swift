@@ -15,9 +15,14 @@ enum PostgresFixtures {
 
         /// Opens a store object on this database (several may share it, like several daemons), with a
         /// generous connect timeout for a machine busy with the other tests unless `extra` sets one.
+        ///
+        /// The store's own tasks run on ``DedicatedExecutor/store``: on the suite's global executor a lease
+        /// waited behind hundreds of computing tests for each of its steps and missed its deadline, which
+        /// needs only one ("no connection … within 30 s" with the server up and idle).
         func open(_ extra: [String: String] = [:]) async throws -> PostgresCatalogStore {
             let settings = environment.merging(["PGCONNECT_TIMEOUT": "30"]) { $1 }.merging(extra) { $1 }
-            return try await PostgresCatalogStore.open(url: url, environment: settings, logger: logger)
+            return try await PostgresCatalogStore.open(url: url, environment: settings, logger: logger,
+                                                       taskExecutor: DedicatedExecutor.store)
         }
     }
 

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// A task executor on threads of its own, for an in-process daemon under test.
+/// A task executor on threads of its own, for an in-process daemon or catalog store under test.
 ///
 /// Swift Testing runs every test of the suite as a task on Swift's global concurrent executor, which has
 /// one thread per core: on a 2-core machine, two tests computing for seconds hold both, and every other
@@ -15,6 +15,10 @@ public final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
 
     /// The executor the suite's in-process daemons share.
     public static let shared = DedicatedExecutor(label: "glimpse.test.daemon")
+
+    /// The executor of the suite's PostgreSQL stores' own tasks (their pools, leases and listeners),
+    /// `PostgresCatalogStore.open(…, taskExecutor:)`.
+    public static let store = DedicatedExecutor(label: "glimpse.test.store")
 
     /// An executor whose jobs run on a concurrent queue named `label`.
     public init(label: String) {

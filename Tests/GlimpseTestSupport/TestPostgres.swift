@@ -141,7 +141,8 @@ public enum TestPostgres {
 
         /// Runs `tool` of the PostgreSQL binaries (as ``runAs`` when set), its output in `<directory>/<tool>.log`.
         /// posix_spawn and waitpid rather than Foundation's Process, whose wait does not always see
-        /// pg_ctl end once the server it started runs on.
+        /// pg_ctl end once the server it started runs on. The child gets none of the test process's other
+        /// descriptors (``addCloseFrom(_:to:)``), so the server cannot hold those of other tests' children.
         private func run(_ tool: String, _ arguments: [String]) throws(Unavailable) {
             let command = (runAs.map { ["/usr/sbin/runuser", "-u", $0, "--"] } ?? []) + [bin + "/" + tool] + arguments
             let log = directory + "/\(tool).log"
@@ -151,6 +152,7 @@ public enum TestPostgres {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            addCloseFrom(3, to: &actions)
             var argv = command.map { strdup($0) } + [nil]
             defer { for pointer in argv { free(pointer) } }
             var pid: pid_t = 0

@@ -43,9 +43,11 @@ struct SoakTests {
     /// query's request body (31–222 KB here), or of each decoded query picture (0.6–0.8 MB).
     static let allowedGrowthKiB = 4 * 1024
 
-    /// Three minutes; under a sanitizer, whose checks slow the debug daemon and this process several
-    /// times over, the limit only guards against a hang.
-    @Test(.timeLimit(activeSanitizer == nil ? .minutes(3) : .minutes(20)))
+    /// The limit only guards against a hang: every step has its own read timeout. The whole test took
+    /// 146 s in a full suite run on two cores, close to the three minutes this limit was, which once ran
+    /// out beside two CPU hogs. Under a sanitizer, whose checks slow the debug daemon and this process
+    /// several times over, it is longer.
+    @Test(.timeLimit(activeSanitizer == nil ? .minutes(10) : .minutes(20)))
     func mixedHostileAndNormalTrafficLeavesTheDaemonCorrectResponsiveAndFlat() async throws {
         let began = ContinuousClock.now
         #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082, "the test's CRC-32 is PNG's")

@@ -2,6 +2,7 @@ import CGlimpseSocket
 import Foundation
 import GlimpseServer
 import GlimpseTestSupport
+import Synchronization
 import Testing
 #if canImport(CDispatch)
 import CDispatch
@@ -41,34 +42,35 @@ private let socketActivate: String? = ["/usr/bin/systemd-socket-activate", "/bin
 
 /// `systemd-socket-activate -l SOCKET [OPTIONS...] glimpse serve ARGUMENTS` with `environment` (and
 /// the test catalog's feature cache) passed to the daemon, its output (both streams) collected.
-private final class ActivatedDaemon: @unchecked Sendable {
-    // @unchecked: `process` and the pipe are only touched from the test's own task.
-    let process = Process()
-    private let output = Pipe()
-    private let exited = ReadySignal()
-    private var early = Data()
+///
+/// Started as a ``ChildProcess``, not a Foundation `Process`: `systemd-socket-activate` closes the
+/// descriptors it inherits, among them the socket by which Foundation learns that a child ended, and
+/// Foundation then waited for it on its one monitor thread for as long as it ran, seeing no other child
+/// of the suite end.
+private final class ActivatedDaemon: Sendable {
+    private let child: ChildProcess
+    private let early = Mutex(Data())
 
     init(socket: String, activateOptions: [String] = [], arguments: [String] = [], environment: [String: String] = [:]) throws {
         guard let socketActivate else { throw POSIXError(.ENOENT) }
-        process.executableURL = URL(fileURLWithPath: socketActivate)
         // systemd-socket-activate passes on only TERM, PATH and HOME, and what -E names.
         let variables = ["GLIMPSE_CACHE_DIR": catalogDirectory + "/cache"].merging(environment) { $1 }
-        process.arguments = ["-l", socket] + variables.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
-            + activateOptions + [
-            try glimpseExecutable(), "serve", "--catalog", catalogDirectory,
-            "--model", repositoryRoot + "/Models/labels.glimpsemodel",
-        ] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
-        process.standardError = output
-        process.standardOutput = output
-        process.terminationHandler = { [exited] _ in exited.fire() }
-        try process.run()
+        child = try ChildProcess(
+            [socketActivate, "-l", socket] + variables.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] }
+                + activateOptions + [
+                    try glimpseExecutable(), "serve", "--catalog", catalogDirectory,
+                    "--model", repositoryRoot + "/Models/labels.glimpsemodel",
+                ] + arguments,
+            environment: ProcessInfo.processInfo.environment, directory: repositoryRoot)
     }
+
+    /// The process id of `systemd-socket-activate`, which becomes the daemon's.
+    var processIdentifier: pid_t { child.processIdentifier }
 
     /// Waits until `systemd-socket-activate` says it listens (it starts the daemon on the first
     /// connection or datagram); false if it exits first.
     func waitUntilBound() async -> Bool {
-        let reader = output.fileHandleForReading
+        let reader = child.output
         let (seen, ok) = await offThread { () -> (Data, Bool) in
             var seen = Data()
             while true {
@@ -78,29 +80,17 @@ private final class ActivatedDaemon: @unchecked Sendable {
                 if String(decoding: seen, as: UTF8.self).contains("Listening on") { return (seen, true) }
             }
         }
-        early = seen
+        early.withLock { $0 = seen }
         return ok
     }
 
-    /// Waits for the process to exit (at most `timeout`, a guard against hanging); its status and
-    /// everything it printed.
+    /// Waits for the process to exit (at most `timeout`, a guard against hanging, after which it is
+    /// killed); its status and everything it printed.
     func waitForExit(timeout: Duration) async -> (status: Int32?, output: String) {
-        let pid = process.processIdentifier
-        let exitedInTime = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.exited.wait(); return true }
-            group.addTask {
-                // On timeout the process is killed, which also ends the other task's wait.
-                guard (try? await Task.sleep(for: timeout)) != nil else { return true }
-                kill(pid, SIGKILL)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        guard exitedInTime else { return (nil, "") }
-        let data = early + output.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        guard let status = await child.waitForExit(timeout: timeout) else { return (nil, "") }
+        let reader = child.output
+        let rest = await offThread { reader.readDataToEndOfFile() }
+        return (status, String(decoding: early.withLock { $0 } + rest, as: UTF8.self))
     }
 }
 
@@ -216,7 +206,7 @@ struct SocketActivationTests {
         #expect(query.body.contains("wooden-jetty-calm-lake"))
         #expect(!FileManager.default.fileExists(atPath: socket + ".lock"))
 
-        kill(daemon.process.processIdentifier, SIGTERM)
+        kill(daemon.processIdentifier, SIGTERM)
         #expect(await receiveDatagram(notify, seconds: 60) == "STOPPING=1")
         let exit = await daemon.waitForExit(timeout: .seconds(60))
         #expect(exit.status == 0, "\(exit.output.suffix(2000))")
@@ -231,7 +221,7 @@ struct SocketActivationTests {
         let refused = await curlReadingToEnd(other, ["http://glimpse/healthz"])
         #expect(refused.status == 403)
         #expect(refused.body.contains("peer_not_allowed"))
-        kill(guarded.process.processIdentifier, SIGTERM)
+        kill(guarded.processIdentifier, SIGTERM)
         #expect(await guarded.waitForExit(timeout: .seconds(60)).status == 0)
     }
 

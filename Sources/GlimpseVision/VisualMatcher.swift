@@ -272,8 +272,11 @@ public final class VisualMatcher: Sendable {
                 // The print does not see mirroring (every reference keeps the print of its mirror image), so
                 // it has already named the references a mirrored picture may show: the mirrored keypoints
                 // are verified against those (less any the probe verified), with no further keypoint shortlist.
+                // The probe's votes, when it ran, are the mirror image's own: where they meet the print (a large
+                // catalog's), they name the mirrored picture's place as the first pass's votes name an unmirrored one.
                 let v = StageInstant.now()
-                flippedByPrint = nearestByPrint(similarity, excluding: [], count: configuration.mirrorShortlistSize)
+                flippedByPrint = nearestByPrint(
+                    similarity, excluding: [], count: configuration.mirrorShortlistSize, votes: otherVotes)
                 let unverified = flippedByPrint.filter { flippedVerified[$0] == nil }
                 flipped = verifyExtra(mirroredFeatures, unverified, into: flipped, mirrored: true, verified: &flippedVerified)
                 timings.addVerification(since: v)

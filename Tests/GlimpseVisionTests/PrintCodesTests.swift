@@ -158,6 +158,35 @@ private struct PrintSource {
         #expect(right >= 110, "\(right) of 120 right with codes")
     }
 
+    /// Where the print and the keypoint votes meet: with codes, a group the print ranks too far down for its own
+    /// shortlist is named when it has votes (the first pass's, or the mirror probe's for the mirrored pass);
+    /// without votes, or with floats, the print's nearest alone.
+    @Test func votedGroupsAmongThePrintsNearestAreNamedAfterThem() throws {
+        for line in [1, 4_096] {
+            let matcher = Self.places(line: line).matcher
+            var source = PrintSource(dimension: 256, themes: 90, seed: 5)
+            let query = source.near(source.print(theme: 3, spread: 0.3), amount: 0.4)
+            let comparison = matcher.groupComparison(of: query.values)
+            let ranked = comparison.top(matcher.configuration.printVoteDepth)
+            #expect(ranked.count >= 12)
+            let count = matcher.configuration.mirrorShortlistSize
+            let nearest = matcher.nearestByPrint(comparison, excluding: [], count: count)
+            #expect(nearest == ranked.prefix(count).map { comparison.reference(ofGroup: $0) })
+            // Votes for the 11th and 12th groups by print (more for the 12th), none for the first ones.
+            var votes = [Int32](repeating: 0, count: matcher.slotCount)
+            let (eleventh, twelfth) = (comparison.reference(ofGroup: ranked[10]), comparison.reference(ofGroup: ranked[11]))
+            votes[eleventh] = 2
+            votes[twelfth] = 5
+            let met = matcher.nearestByPrint(comparison, excluding: [], count: count, votes: votes)
+            if line == 1 {
+                #expect(met == nearest + [twelfth, eleventh], "line \(line)")
+            } else {
+                #expect(met == nearest, "floats: the print's nearest alone")
+            }
+            #expect(matcher.nearestByPrint(comparison, excluding: [], count: count, votes: []) == nearest)
+        }
+    }
+
     @Test func editsOfACodedMatcherAreSeenAndSurviveCompaction() throws {
         let coded = Self.places(line: 1)
         var source = PrintSource(dimension: 256, themes: 90, seed: 99)

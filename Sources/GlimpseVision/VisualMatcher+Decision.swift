@@ -4,11 +4,15 @@ import GlimpseImage
 
 /// Which candidate wins, whether it is accepted, with what confidence, and the report.
 extension VisualMatcher {
+    /// Best first: verified before unverified, then by score, votes and reference identifier.
     func sortCandidates(_ list: [MatchCandidate]) -> [MatchCandidate] {
         list.sorted { l, r in
             if l.verified != r.verified { return l.verified }
             if l.score != r.score { return l.score > r.score }
-            return l.votes > r.votes
+            if l.votes != r.votes { return l.votes > r.votes }
+            // A total order: `merge` hands its candidates over in dictionary order, which differs
+            // between two matchers holding the same references.
+            return l.referenceID < r.referenceID
         }
     }
 
@@ -92,7 +96,10 @@ extension VisualMatcher {
             if l.confidence != r.confidence { return l.confidence > r.confidence }
             if l.verified != r.verified { return l.verified }
             if l.score != r.score { return l.score > r.score }
-            return l.votes > r.votes
+            if l.votes != r.votes { return l.votes > r.votes }
+            // A total order: `merge` hands its candidates over in dictionary order, which differs
+            // between two matchers holding the same references.
+            return l.referenceID < r.referenceID
         }
         let top = Array(scored.prefix(max(0, limit)))
         let accepted = scored.first.flatMap { accepts($0, similarity: similarity) ? $0 : nil }

@@ -95,6 +95,15 @@ func place(_ id: String, _ print: FeaturePrint) -> MatcherReference {
         }
     }
 
+    @Test func candidatesTiedOnEveryCountAreRankedByReferenceWhateverOrderTheyCameIn() throws {
+        let matcher = VisualMatcher(keyedReferences: Self.places, printer: StubPrinter(prints: [:]))
+        let tied = ["c", "a", "b"].map {
+            MatchCandidate(referenceID: $0, votes: 3, verified: true, inliers: 9, score: 9, mirrored: false)
+        }
+        #expect(matcher.sortCandidates(tied).map(\.referenceID) == ["a", "b", "c"])
+        #expect(matcher.merge(tied, tied.reversed()).map(\.referenceID) == ["a", "b", "c"])
+    }
+
     @Test func withoutNullPrintsThePrintAloneAcceptsNothing() throws {
         let matcher = VisualMatcher(
             keyedReferences: Self.places, printer: StubPrinter(prints: [120: along([(2, 1)])]))

@@ -6,7 +6,7 @@ import Testing
 /// from the catalog's descriptors and from a pool of real photos of no catalog place.
 @Suite("glimpse bench --scale")
 struct BenchScaleTests {
-    @Test func visualScaleRunsWithSyntheticReferencesFromEitherSource() throws {
+    @Test func visualScaleRunsWithSyntheticReferencesFromEitherSource() async throws {
         let labelled = ((try? FileManager.default.contentsOfDirectory(atPath: Repository.labelledPhotos)) ?? [])
             .filter { $0.hasSuffix(".jpg") }.sorted().prefix(3)
         guard labelled.count == 3 else { return }  // the shared labelled photos are not beside the repository
@@ -28,7 +28,7 @@ struct BenchScaleTests {
         let common = ["bench", "--scale", "--index", "visual", "--sizes", "10", "--catalog", folder.path,
                       "--featureprint-model", Repository.featurePrintModel, "--json"]
         for extra in [[], ["--distractor-pool", pool]] {
-            let run = try glimpse(common + extra)
+            let run = try await glimpse(common + extra)
             #expect(run.status == 0, "\(run.err)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
             let rows = report["scale"] as? [[String: Any]] ?? []

@@ -24,39 +24,39 @@ struct CatalogCommandTests {
         return folder.file("in")
     }
 
-    @Test func importEditCheckExportAndTheLock() throws {
+    @Test func importEditCheckExportAndTheLock() async throws {
         let folder = try TemporaryDirectory()
         let input = try Self.smallCatalog(in: folder)
         let store = folder.file("store/catalog.sqlite")
         let common = ["--store", store, "--no-featureprint"]
 
-        let imported = try glimpse(["catalog", "import", input, "--no-feature-cache"] + common)
+        let imported = try await glimpse(["catalog", "import", input, "--no-feature-cache"] + common)
         #expect(imported.status == 0, "\(imported.err)")
         #expect(imported.out.contains("imported 2 places, 2 photos"))
 
-        let shown = try glimpse(["catalog", "show", "--store", store])
+        let shown = try await glimpse(["catalog", "show", "--store", store])
         #expect(shown.status == 0 && shown.out.contains("sequence: 1") && shown.out.contains("places: 2"), "\(shown)")
 
-        let added = try glimpse(["catalog", "add-photo", "lake", input + "/photos/084-scarlet-macaw-on-a-perch.jpg",
+        let added = try await glimpse(["catalog", "add-photo", "lake", input + "/photos/084-scarlet-macaw-on-a-perch.jpg",
                                  "--name", "photos/lake-2.jpg", "--if-match", "1"] + common)
         #expect(added.status == 0 && added.out.contains("place lake: revision 2, 2 photos"), "\(added)")
-        let stale = try glimpse(["catalog", "delete-place", "lake", "--if-match", "1"] + common)
+        let stale = try await glimpse(["catalog", "delete-place", "lake", "--if-match", "1"] + common)
         #expect(stale.status == 1 && stale.err.contains("revision 2"), "\(stale)")
 
-        let checked = try glimpse(["catalog", "check", "--store", store, "--no-featureprint"])
+        let checked = try await glimpse(["catalog", "check", "--store", store, "--no-featureprint"])
         #expect(checked.status == 0, "\(checked.err)")
 
         // While another process (this one) holds the writer's lock, an edit fails at once. The lock is
         // taken before the edit starts, so nothing depends on how fast the machine is.
         do {
             let held = try FileLock.acquire(store + ".lock")
-            let busy = try glimpse(["catalog", "delete-place", "lake"] + common)
+            let busy = try await glimpse(["catalog", "delete-place", "lake"] + common)
             #expect(busy.status == 75 && busy.err.contains("in use by a running daemon") && busy.err.contains("--socket"), "\(busy)")
             withExtendedLifetime(held) {}
         }
 
         let out = folder.file("out")
-        let exported = try glimpse(["catalog", "export", out, "--store", store])
+        let exported = try await glimpse(["catalog", "export", out, "--store", store])
         #expect(exported.status == 0, "\(exported.err)")
         let macaw = try Data(contentsOf: URL(fileURLWithPath: out + "/photos/084-scarlet-macaw-on-a-perch.jpg"))
         #expect(macaw == (try Data(contentsOf: URL(fileURLWithPath: input + "/photos/084-scarlet-macaw-on-a-perch.jpg"))))

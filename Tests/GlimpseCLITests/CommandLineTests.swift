@@ -4,9 +4,9 @@ import GlimpseTestSupport
 import Testing
 
 /// Runs `glimpse` from the repository root; returns its exit status, stdout and stderr (shared by this target's suites).
-func glimpse(_ arguments: [String]) throws -> ProcessOutput {
+func glimpse(_ arguments: [String]) async throws -> ProcessOutput {
     // The catalog's feature cache goes under the build folder, not into the user's cache folder.
-    try runProcess(
+    try await runProcess(
         try glimpseExecutable(), arguments, in: repositoryRoot,
         environment: ProcessInfo.processInfo.environment
             .merging(["GLIMPSE_CACHE_DIR": repositoryRoot + "/.build/test-feature-cache"]) { $1 })
@@ -14,8 +14,8 @@ func glimpse(_ arguments: [String]) throws -> ProcessOutput {
 
 @Suite("glimpse command line")
 struct CommandLineTests {
-    @Test func labelsOnlyQueryReturnsFittingCollections() throws {
-        let run = try glimpse(["query", "--labels", "tower,sky", "--limit", "3", "--json"])
+    @Test func labelsOnlyQueryReturnsFittingCollections() async throws {
+        let run = try await glimpse(["query", "--labels", "tower,sky", "--limit", "3", "--json"])
         #expect(run.status == 0, "\(run.err)")
         let page = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
         let results = page?["results"] as? [[String: Any]] ?? []
@@ -26,14 +26,14 @@ struct CommandLineTests {
         #expect(ids.contains("towers"), "\(ids)")
     }
 
-    @Test func entitySearchIsCaseAndAccentInsensitive() throws {
-        let run = try glimpse(["entities", "--search", "ÉIFFEL"])
+    @Test func entitySearchIsCaseAndAccentInsensitive() async throws {
+        let run = try await glimpse(["entities", "--search", "ÉIFFEL"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.contains("eiffel-tower"))
     }
 
-    @Test func propertyQueryFiltersAndSorts() throws {
-        let run = try glimpse(["entities", "--where", "kind == landmark", "--where", "continent == Asia",
+    @Test func propertyQueryFiltersAndSorts() async throws {
+        let run = try await glimpse(["entities", "--where", "kind == landmark", "--where", "continent == Asia",
                                "--sort", "name", "--limit", "2"])
         #expect(run.status == 0, "\(run.err)")
         let lines = run.out.split(separator: "\n").filter { $0.hasPrefix("place") }
@@ -41,20 +41,20 @@ struct CommandLineTests {
         #expect(lines.allSatisfy { $0.contains("Asia") })
     }
 
-    @Test func unknownPropertyIsAClearError() throws {
-        let run = try glimpse(["entities", "--where", "colour == red"])
+    @Test func unknownPropertyIsAClearError() async throws {
+        let run = try await glimpse(["entities", "--where", "colour == red"])
         #expect(run.status != 0)
         #expect((run.out + run.err).contains("colour"))
     }
 
-    @Test func severalFilesAreAnsweredInTurnAndABadOneIsReportedAndSkipped() throws {
+    @Test func severalFilesAreAnsweredInTurnAndABadOneIsReportedAndSkipped() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let broken = directory.appendingPathComponent("broken.jpg")
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]).write(to: broken)
         let photo = "Images/photos/040-eiffel-tower.jpg"
-        let run = try glimpse(["query", broken.path, photo, "--limit", "2"])
+        let run = try await glimpse(["query", broken.path, photo, "--limit", "2"])
         #expect(run.status == 1)
         #expect(run.err.contains("broken.jpg"))
         #expect(run.out.contains("==> \(photo)"))
@@ -63,7 +63,7 @@ struct CommandLineTests {
         #expect(first.contains("place") && first.contains("eiffel-tower"), "\(page)")
     }
 
-    @Test func explainWritesAPNGAndTheBoxLimitsTheSearch() throws {
+    @Test func explainWritesAPNGAndTheBoxLimitsTheSearch() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -77,20 +77,20 @@ struct CommandLineTests {
         let picture = directory.appendingPathComponent("pair.png").path
         try Data(try pair.pngData()).write(to: URL(fileURLWithPath: picture))
         let out = directory.appendingPathComponent("why.png").path
-        let run = try glimpse(["query", picture, "--explain", out, "--json"])
+        let run = try await glimpse(["query", picture, "--explain", out, "--json"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.contains("eiffel-tower") && run.out.contains("colosseum") && run.out.contains("\"region\""))
         let drawn = try ImageDecoder.decode(contentsOfFile: out)
         #expect(drawn.format == .png && drawn.pixelBuffer.width > drawn.pixelBuffer.height)
 
-        let right = try glimpse(["query", picture, "--box", "0.5,0,0.5,1", "--limit", "1"])
+        let right = try await glimpse(["query", picture, "--box", "0.5,0,0.5,1", "--limit", "1"])
         #expect(right.status == 0, "\(right.err)")
         #expect(right.out.contains("colosseum") && !right.out.contains("eiffel-tower"), "\(right.out)")
-        let bad = try glimpse(["query", picture, "--box", "0.5,0,0.6,1"])
+        let bad = try await glimpse(["query", picture, "--box", "0.5,0,0.6,1"])
         #expect(bad.status != 0 && bad.err.contains("--box"))
     }
 
-    @Test func minScoreListsThePlacesRankedBelowTheLine() throws {
+    @Test func minScoreListsThePlacesRankedBelowTheLine() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -103,17 +103,17 @@ struct CommandLineTests {
         }
         let picture = directory.appendingPathComponent("nothing.png").path
         try Data(try nothing.pngData()).write(to: URL(fileURLWithPath: picture))
-        let plain = try glimpse(["query", picture])
+        let plain = try await glimpse(["query", picture])
         #expect(plain.status == 0, "\(plain.err)")
         #expect(plain.out.contains("no results"), "\(plain.out)")
-        let open = try glimpse(["query", picture, "--min-score", "0", "--limit", "20"])
+        let open = try await glimpse(["query", picture, "--min-score", "0", "--limit", "20"])
         #expect(open.status == 0, "\(open.err)")
         #expect(open.out.contains("possible match") && open.out.contains("not accepted: below the line 0.5"), "\(open.out)")
-        let bad = try glimpse(["query", picture, "--min-score", "1.5"])
+        let bad = try await glimpse(["query", picture, "--min-score", "1.5"])
         #expect(bad.status != 0 && bad.err.contains("--min-score"))
     }
 
-    @Test func modelsEvaluateReportsTheGainOverTheBaselineWithAnInterval() throws {
+    @Test func modelsEvaluateReportsTheGainOverTheBaselineWithAnInterval() async throws {
         // A labelled folder of 36 catalog photos (its photos/ a link to the catalog's), leave-one-out:
         // both extractors, and the paired bootstrap of their difference.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-cli-\(UUID().uuidString)")
@@ -126,7 +126,7 @@ struct CommandLineTests {
         let places = (catalog?["places"] as? [[String: Any]] ?? []).prefix(36)
         let entries = places.map { ["id": $0["id"] ?? "", "image": $0["image"] ?? "", "labels": $0["labels"] ?? []] }
         try JSONSerialization.data(withJSONObject: Array(entries)).write(to: directory.appendingPathComponent("labels.json"))
-        let run = try glimpse(["models", "evaluate", "--no-catalog-photos", "--labelled", directory.path, "--json"])
+        let run = try await glimpse(["models", "evaluate", "--no-catalog-photos", "--labelled", directory.path, "--json"])
         #expect(run.status == 0, "\(run.err)")
         let report = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
         let methods = report?["methods"] as? [[String: Any]] ?? []
@@ -150,8 +150,8 @@ struct CommandLineTests {
 struct CommandLineReferenceTests {
     /// Every command path (`glimpse`, `glimpse serve`, …) and the long options its help shows, from
     /// `glimpse --experimental-dump-help`.
-    private func commands() throws -> [(path: String, options: [String])] {
-        let run = try glimpse(["--experimental-dump-help"])
+    private func commands() async throws -> [(path: String, options: [String])] {
+        let run = try await glimpse(["--experimental-dump-help"])
         #expect(run.status == 0, "\(run.err)")
         let root = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
         var found: [(String, [String])] = []
@@ -172,19 +172,19 @@ struct CommandLineReferenceTests {
         return found
     }
 
-    @Test func completionScriptsMatchTheCLI() throws {
+    @Test func completionScriptsMatchTheCLI() async throws {
         for shell in ["bash", "zsh", "fish"] {
-            let run = try glimpse(["--generate-completion-script", shell])
+            let run = try await glimpse(["--generate-completion-script", shell])
             #expect(run.status == 0, "\(run.err)")
             let committed = try String(contentsOfFile: repositoryRoot + "/docs/completions/glimpse.\(shell)", encoding: .utf8)
             #expect(run.out == committed, "docs/completions/glimpse.\(shell) is out of date: run scripts/generate-docs.sh")
         }
     }
 
-    @Test func manPageDescribesEveryCommandAndOption() throws {
+    @Test func manPageDescribesEveryCommandAndOption() async throws {
         let page = try String(contentsOfFile: repositoryRoot + "/docs/man/glimpse.1", encoding: .utf8)
         let text = page.replacingOccurrences(of: "\\-", with: "-")
-        let all = try commands()
+        let all = try await commands()
         #expect(all.count >= 10)
         for (path, options) in all {
             // The page is the root command's (`.Nm glimpse`); each subcommand is an item `.It Em NAME`.

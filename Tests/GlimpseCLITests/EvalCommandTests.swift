@@ -26,9 +26,9 @@ struct EvalCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func catalogPhotosAreFoundAndPhotosOfNoPlaceAreNot() throws {
+    @Test func catalogPhotosAreFoundAndPhotosOfNoPlaceAreNot() async throws {
         let m = try Self.manifest()
-        let run = try glimpse(["eval", "--queries", m.path, "--json"])
+        let run = try await glimpse(["eval", "--queries", m.path, "--json"])
         #expect(run.status == 0, "\(run.err)")
         let report = try Self.json(run.out)
         #expect(report["queries"] as? Int == m.places + m.noPlace)
@@ -36,10 +36,10 @@ struct EvalCommandTests {
         #expect(report["false_match_rate"] as? Double == 0)
     }
 
-    @Test func theCatalogsPrintsKeptAsCodesAnswerAsTheirFloatsDo() throws {
+    @Test func theCatalogsPrintsKeptAsCodesAnswerAsTheirFloatsDo() async throws {
         let m = try Self.manifest()
-        let floats = try glimpse(["eval", "--queries", m.path, "--json"])
-        let codes = try glimpse(["eval", "--queries", m.path, "--print-code-line", "1", "--json"])
+        let floats = try await glimpse(["eval", "--queries", m.path, "--json"])
+        let codes = try await glimpse(["eval", "--queries", m.path, "--print-code-line", "1", "--json"])
         #expect(floats.status == 0 && codes.status == 0, "\(floats.err)\(codes.err)")
         let (a, b) = (try Self.json(floats.out), try Self.json(codes.out))
         #expect(b["recall_at_1"] as? Double == a["recall_at_1"] as? Double && b["recall_at_1"] as? Double == 1)
@@ -48,9 +48,9 @@ struct EvalCommandTests {
         #expect((b["index_memory_bytes"] as? Int ?? .max) < (a["index_memory_bytes"] as? Int ?? 0))
     }
 
-    @Test func theDistractorCheckNeedsPhotosOfNoPlaceAndReportsItsLine() throws {
+    @Test func theDistractorCheckNeedsPhotosOfNoPlaceAndReportsItsLine() async throws {
         let m = try Self.manifest()
-        let run = try glimpse(["eval", "--queries", m.path, "--check-distractors", "--json"])
+        let run = try await glimpse(["eval", "--queries", m.path, "--check-distractors", "--json"])
         if m.noPlace == 0 {
             #expect(run.status != 0 && run.err.contains("no photo of no catalog place"), "\(run.err)")
             return
@@ -64,14 +64,14 @@ struct EvalCommandTests {
         #expect(check["real_pool"] == nil && check["generator_gap"] == nil)
     }
 
-    @Test func theDistractorCheckWithAPoolAlsoComparesThePoolsOwnPhotos() throws {
+    @Test func theDistractorCheckWithAPoolAlsoComparesThePoolsOwnPhotos() async throws {
         let m = try Self.manifest()
         guard m.noPlace >= 3 else { return }  // the shared labelled photos are not beside the repository
         // The pool is the probes themselves: each probe's best real pool photo is itself (its print made
         // from the extraction's copy of the picture, so a little under 1).
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: m.path))) as? [[String: Any]])
         let pool = try m.folder.write("pool.json", Array(try JSONSerialization.data(withJSONObject: entries.filter { $0["place_id"] is NSNull })))
-        let run = try glimpse(["eval", "--queries", m.path, "--check-distractors", "--distractor-pool", pool, "--json"])
+        let run = try await glimpse(["eval", "--queries", m.path, "--check-distractors", "--distractor-pool", pool, "--json"])
         #expect(run.status == 0, "\(run.err)")
         let check = try Self.json(run.out)
         let real = try #require(check["real_pool"] as? [String: Double])
@@ -82,18 +82,18 @@ struct EvalCommandTests {
         let expected = ["p10", "p50", "p90"].map { abs((made[$0] ?? 0) - (real[$0] ?? 0)) }.max() ?? -1
         #expect(abs(gap - expected) < 1e-9, "\(made) \(real)")
         #expect((check["generator_kolmogorov_smirnov"] as? Double ?? 0) > 0)
-        let text = try glimpse(["eval", "--queries", m.path, "--check-distractors", "--distractor-pool", pool])
+        let text = try await glimpse(["eval", "--queries", m.path, "--check-distractors", "--distractor-pool", pool])
         #expect(text.out.contains("real pool photos") && text.out.contains("distractors against the real pool photos"), "\(text.out)")
     }
 
-    @Test func syntheticReferencesAreMadeFromThePoolWhenOneIsGiven() throws {
+    @Test func syntheticReferencesAreMadeFromThePoolWhenOneIsGiven() async throws {
         let m = try Self.manifest()
         guard m.noPlace >= 3 else { return }  // the shared labelled photos are not beside the repository
-        let catalogOnly = try glimpse(["eval", "--queries", m.path, "--synthetic-references", "20", "--json"])
+        let catalogOnly = try await glimpse(["eval", "--queries", m.path, "--synthetic-references", "20", "--json"])
         // The pool: the manifest's photos of no place.
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: m.path))) as? [[String: Any]])
         let pool = try m.folder.write("pool.json", Array(try JSONSerialization.data(withJSONObject: entries.filter { $0["place_id"] is NSNull })))
-        let pooled = try glimpse(["eval", "--queries", m.path, "--synthetic-references", "20",
+        let pooled = try await glimpse(["eval", "--queries", m.path, "--synthetic-references", "20",
                                   "--distractor-pool", pool, "--json"])
         for run in [catalogOnly, pooled] {
             #expect(run.status == 0, "\(run.err)")
@@ -108,19 +108,19 @@ struct EvalCommandTests {
         // A distractor mixes two photos at a third's layout: a pool of two is refused, saying why.
         let small = try m.folder.write("small.json", Array(try JSONSerialization.data(
             withJSONObject: Array(entries.filter { $0["place_id"] is NSNull }.prefix(2)))))
-        let refused = try glimpse(["eval", "--queries", m.path, "--synthetic-references", "20", "--distractor-pool", small])
+        let refused = try await glimpse(["eval", "--queries", m.path, "--synthetic-references", "20", "--distractor-pool", small])
         #expect(refused.status != 0 && refused.err.contains("distractor pool"), "\(refused.err)")
     }
 
-    @Test func aSavedMatcherIndexIsLoadedByTheNextRun() throws {
+    @Test func aSavedMatcherIndexIsLoadedByTheNextRun() async throws {
         let m = try Self.manifest()
         let index = m.folder.file("matcher.index")
         let arguments = ["eval", "--queries", m.path, "--synthetic-references", "20", "--matcher-index", index, "--json"]
-        let built = try glimpse(arguments)
+        let built = try await glimpse(arguments)
         #expect(built.status == 0, "\(built.err)")
         #expect(built.err.contains("building the matcher: shortlist index 1/1")
                 && built.err.contains("building the matcher: saving the matcher index 1/1"), "\(built.err)")
-        let loaded = try glimpse(arguments)
+        let loaded = try await glimpse(arguments)
         #expect(loaded.status == 0, "\(loaded.err)")
         #expect(loaded.err.contains("loading the matcher index 1/1") && !loaded.err.contains("shortlist index"), "\(loaded.err)")
         let (a, b) = (try Self.json(built.out), try Self.json(loaded.out))
@@ -131,15 +131,15 @@ struct EvalCommandTests {
         // A damaged or stale index is rebuilt: CatalogMatcherIndexTests.
     }
 
-    @Test func badCheckSettingsAreRefusedBeforeAnythingLoads() throws {
+    @Test func badCheckSettingsAreRefusedBeforeAnythingLoads() async throws {
         let m = try Self.manifest()
-        let noLine = try glimpse(["eval", "--queries", m.path, "--print-code-line", "0"])
+        let noLine = try await glimpse(["eval", "--queries", m.path, "--print-code-line", "0"])
         #expect(noLine.status != 0 && noLine.err.contains("printCodeLine must be at least 1"), "\(noLine.err)")
-        let tooManyLists = try glimpse(["eval", "--queries", m.path, "--print-code-probe", "300"])
+        let tooManyLists = try await glimpse(["eval", "--queries", m.path, "--print-code-probe", "300"])
         #expect(tooManyLists.status != 0 && tooManyLists.err.contains("printCodeProbe must be in 1...256"), "\(tooManyLists.err)")
-        let noTables = try glimpse(["eval", "--queries", m.path, "--lsh-tables", "0"])
+        let noTables = try await glimpse(["eval", "--queries", m.path, "--lsh-tables", "0"])
         #expect(noTables.status != 0 && noTables.err.contains("--lsh-tables must be 1 to 32, got 0"), "\(noTables.err)")
-        let negativeCap = try glimpse(["eval", "--queries", m.path, "--lsh-bucket-cap=-1"])
+        let negativeCap = try await glimpse(["eval", "--queries", m.path, "--lsh-bucket-cap=-1"])
         #expect(negativeCap.status != 0 && negativeCap.err.contains("lshBucketCap must be at least 0"), "\(negativeCap.err)")
     }
 }

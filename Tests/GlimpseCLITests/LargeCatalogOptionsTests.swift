@@ -20,20 +20,20 @@ struct LargeCatalogOptionsTests {
         return (page?["results"] as? [[String: Any]] ?? []).compactMap { ($0["entity"] as? [String: Any])?["id"] as? String }
     }
 
-    @Test func aCatalogWithItsKeypointsOnDiskAnswersAsFromMemoryAndLoadsAtTheNextStart() throws {
+    @Test func aCatalogWithItsKeypointsOnDiskAnswersAsFromMemoryAndLoadsAtTheNextStart() async throws {
         let place = try Self.firstPlace()
         let folder = try TemporaryDirectory()
         let slots = folder.path + "/keypoints.slots", index = folder.path + "/matcher.index"
-        let inMemory = try glimpse(["query", place.photo, "--limit", "1", "--json"])
+        let inMemory = try await glimpse(["query", place.photo, "--limit", "1", "--json"])
         let arguments = ["query", place.photo, "--limit", "1", "--json", "--keypoint-slots", slots, "--matcher-index", index]
-        let built = try glimpse(arguments)
+        let built = try await glimpse(arguments)
         #expect(inMemory.status == 0 && built.status == 0, "\(inMemory.err)\(built.err)")
         #expect(Self.resultIDs(inMemory.out) == [place.id])
         #expect(Self.resultIDs(built.out) == [place.id], "\(built.out)")
         let written = try [slots, index].map { try FileManager.default.attributesOfItem(atPath: $0) }
         #expect(written.allSatisfy { ($0[.size] as? Int ?? 0) > 0 })
         // The next start maps what the first wrote: neither file is written again, and the answer is the same.
-        let loaded = try glimpse(arguments)
+        let loaded = try await glimpse(arguments)
         #expect(loaded.status == 0, "\(loaded.err)")
         #expect(Self.resultIDs(loaded.out) == [place.id])
         let after = try [slots, index].map { try FileManager.default.attributesOfItem(atPath: $0) }
@@ -43,13 +43,13 @@ struct LargeCatalogOptionsTests {
         }
     }
 
-    @Test func settingsOutOfRangeAreRefusedBeforeAnythingLoads() throws {
+    @Test func settingsOutOfRangeAreRefusedBeforeAnythingLoads() async throws {
         let place = try Self.firstPlace()
-        let tooMany = try glimpse(["query", place.photo, "--reference-keypoints", "100", "--indexed-keypoints", "200"])
+        let tooMany = try await glimpse(["query", place.photo, "--reference-keypoints", "100", "--indexed-keypoints", "200"])
         #expect(tooMany.status != 0 && tooMany.err.contains("cannot exceed --reference-keypoints"), "\(tooMany.err)")
-        let noTables = try glimpse(["match", "--lsh-tables", "40", Repository.images])
+        let noTables = try await glimpse(["match", "--lsh-tables", "40", Repository.images])
         #expect(noTables.status != 0 && noTables.err.contains("--lsh-tables must be 1 to 32, got 40"), "\(noTables.err)")
-        let atScale = try glimpse(["bench", "--scale", "--keypoint-slots", "/nonexistent/k.slots"])
+        let atScale = try await glimpse(["bench", "--scale", "--keypoint-slots", "/nonexistent/k.slots"])
         #expect(atScale.status != 0 && atScale.err.contains("--scale builds its own references"), "\(atScale.err)")
     }
 }

@@ -19,8 +19,8 @@ struct ModuleGraphTests {
         }
     }
 
-    @Test func theCommittedGraphIsPackageSwifts() throws {
-        let run = try runProcess("/bin/bash", [Repository.root + "/scripts/module-graph.sh", "--dot"], in: Repository.root)
+    @Test func theCommittedGraphIsPackageSwifts() async throws {
+        let run = try await runProcess("/bin/bash", [Repository.root + "/scripts/module-graph.sh", "--dot"], in: Repository.root)
         #expect(run.status == 0, "scripts/module-graph.sh --dot failed: \(run.err)")
         let committed = try String(contentsOfFile: Self.committedDOT, encoding: .utf8)
         #expect(
@@ -28,7 +28,7 @@ struct ModuleGraphTests {
             "docs/modules.dot does not match Package.swift: run scripts/module-graph.sh and commit docs/modules.dot and docs/modules.svg")
     }
 
-    @Test func thePictureAndTheArchitectureShowEveryTarget() throws {
+    @Test func thePictureAndTheArchitectureShowEveryTarget() async throws {
         let targets = Self.targets(inDOT: try String(contentsOfFile: Self.committedDOT, encoding: .utf8))
         #expect(targets.count >= 30 && targets.contains("GlimpseEngine") && targets.contains("glimpse"), "\(targets)")
         let svg = try String(contentsOfFile: Repository.root + "/docs/modules.svg", encoding: .utf8)

@@ -39,11 +39,11 @@ struct ResumedBuildTests {
         var environment = ProcessInfo.processInfo.environment
         environment["GLIMPSE_LABEL_MODEL"] = nil
         environment["GLIMPSE_FEATUREPRINT_MODEL"] = nil
-        let run = { (arguments: [String]) throws -> ProcessOutput in
-            try runProcess(try glimpseExecutable(), arguments, in: folder.path, environment: environment)
+        let run = { (arguments: [String]) async throws -> ProcessOutput in
+            try await runProcess(try glimpseExecutable(), arguments, in: folder.path, environment: environment)
         }
 
-        let stopped = try run(arguments)
+        let stopped = try await run(arguments)
         #expect(stopped.status != 0)
         #expect(stopped.err.contains(broken), "\(stopped.err)")
         #expect(!FileManager.default.fileExists(atPath: cache))
@@ -54,7 +54,7 @@ struct ResumedBuildTests {
         try FileManager.default.removeItem(atPath: catalog + "/photos/" + broken)
         try FileManager.default.createSymbolicLink(
             atPath: catalog + "/photos/" + broken, withDestinationPath: repositoryRoot + "/Images/photos/" + broken)
-        let resumed = try run(arguments)
+        let resumed = try await run(arguments)
         #expect(resumed.status == 0, "\(resumed.err)")
         let line = try #require(resumed.err.split(separator: "\n").first { $0.contains("kept from an interrupted build") })
         let count = try #require(Int(line.split(separator: "(").last?.split(separator: " ").first ?? ""))
@@ -64,7 +64,7 @@ struct ResumedBuildTests {
         #expect(!FileManager.default.fileExists(atPath: journal))
         #expect(FileManager.default.fileExists(atPath: cache))
 
-        let whole = try run(arguments + ["--no-feature-cache"])
+        let whole = try await run(arguments + ["--no-feature-cache"])
         #expect(whole.status == 0)
         #expect(resumed.out == whole.out)
         #expect(resumed.out.contains("colorful-plastic-cups"))

@@ -10,10 +10,24 @@ public struct ProcessOutput: Sendable {
     public let err: String
 }
 
-/// Runs `executable` with `arguments` in `directory` to completion (blocking) and returns its status
-/// and output. `environment` replaces this process's environment when given.
+/// Runs `executable` with `arguments` in `directory` to completion and returns its status and output.
+/// `environment` replaces this process's environment when given.
+///
+/// The wait is on a thread of its own: a child running for minutes (a debug `glimpse eval`) would
+/// otherwise hold one of the few threads of Swift's shared executor, and with two such children the
+/// whole test process stands still (the idle connections of in-process daemon tests were once closed
+/// under them).
 public func runProcess(
     _ executable: String, _ arguments: [String], in directory: String, environment: [String: String]? = nil
+) async throws -> ProcessOutput {
+    try await offThread {
+        Result { try runProcessBlocking(executable, arguments, in: directory, environment: environment) }
+    }.get()
+}
+
+/// ``runProcess(_:_:in:environment:)`` on the calling thread.
+private func runProcessBlocking(
+    _ executable: String, _ arguments: [String], in directory: String, environment: [String: String]?
 ) throws -> ProcessOutput {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)

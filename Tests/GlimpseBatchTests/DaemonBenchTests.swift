@@ -15,8 +15,14 @@ import Testing
         let directory = try TemporaryDirectory()
         var logger = Logger(label: "glimpse.bench.test")
         logger.logLevel = .warning
+        // The daemon and the bench's clients on threads of their own, and a long idle time: on the suite's
+        // global executor their steps wait in line, once longer than the 30 s idle timeout between two
+        // requests of one connection (see DedicatedExecutor).
+        var configuration = GlimpseServerConfiguration(
+            socketPath: directory.path + "/g.sock", limits: ServerLimits(idleTimeout: .seconds(1_800)))
+        configuration.taskExecutor = DedicatedExecutor.shared
         let server = try GlimpseServer(
-            configuration: GlimpseServerConfiguration(socketPath: directory.path + "/g.sock"),
+            configuration: configuration,
             service: CatalogSearchService(engine: matcher.engine),
             logger: logger)
         let group = ServiceGroup(services: [server], logger: logger)
@@ -27,7 +33,9 @@ import Testing
         let bench = DaemonBench(socketPath: server.configuration.socketPath, concurrency: [1, 3],
                                 duration: .seconds(2), limit: 3)
         var report = BenchReport(mode: "daemon")
-        report.daemon = try await bench.run(pictures: pictures)
+        report.daemon = try await withTaskExecutorPreference(DedicatedExecutor.clients) {
+            try await bench.run(pictures: pictures)
+        }
         await group.triggerGracefulShutdown()
         try await running.value
 

@@ -66,14 +66,16 @@ struct RunningDaemon {
     private let task: Task<Void, any Error>
 
     var socketPath: String { server.configuration.socketPath }
-    var client: GlimpseClient { GlimpseClient(socketPath: socketPath) }
+    var client: DaemonClient { DaemonClient(client: GlimpseClient(socketPath: socketPath)) }
 
     /// Starts a daemon with `limits` and `peerPolicy`, and waits until it accepts connections.
     static func start(
-        // Long head and body deadlines unless a test sets its own: on a loaded machine a client may
-        // take seconds between connecting and writing, and `curl` sending a picture of several MB to
-        // this in-process daemon has taken over the default 30 s while the rest of the suite runs.
-        limits: ServerLimits = ServerLimits(headerTimeout: .seconds(60), requestDeadline: .seconds(300)),
+        // Long idle time and head and body deadlines unless a test sets its own: on a loaded machine a
+        // client may take seconds between connecting and writing, `curl` sending a picture of several MB
+        // to this in-process daemon has taken over the default 30 s while the rest of the suite runs, and
+        // a test's task has waited over 600 s in the global executor's line between two requests.
+        limits: ServerLimits = ServerLimits(
+            idleTimeout: .seconds(1_800), headerTimeout: .seconds(60), requestDeadline: .seconds(300)),
         peerPolicy: PeerPolicy = PeerPolicy(),
         socketName: String = "g.sock",
         service: (any SearchService)? = nil,
@@ -117,5 +119,25 @@ struct RunningDaemon {
     func waitUntilStopped() async throws {
         try await task.value
         directory.remove()
+    }
+}
+
+/// The client the tests use against a ``RunningDaemon``: each connection's exchange runs on
+/// ``DedicatedExecutor/clients``.
+///
+/// On the suite's global executor a test's task waits in line each time it resumes, behind a few hundred
+/// others at the start of a parallel run (over 600 s has been seen). Between connecting and writing, or
+/// between two requests on one connection, that was longer than the daemon's idle timeout, and the
+/// connection was closed under the test ("I/O on closed channel"). On threads of their own the requests
+/// follow each other as a real client's do.
+struct DaemonClient: Sendable {
+    /// The client itself.
+    let client: GlimpseClient
+
+    /// ``GlimpseClient/withConnection(_:)``, with `body` run on ``DedicatedExecutor/clients``.
+    func withConnection<T: Sendable>(_ body: (GlimpseConnection) async throws -> T) async throws -> T {
+        try await withTaskExecutorPreference(DedicatedExecutor.clients) {
+            try await client.withConnection(body)
+        }
     }
 }

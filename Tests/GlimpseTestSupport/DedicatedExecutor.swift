@@ -20,6 +20,12 @@ public final class DedicatedExecutor: TaskExecutor, @unchecked Sendable {
     /// `PostgresCatalogStore.open(…, taskExecutor:)`.
     public static let store = DedicatedExecutor(label: "glimpse.test.store")
 
+    /// The executor of the tests' own side of an exchange with an in-process daemon (their requests and
+    /// the reading of the answers): on the global executor a test's task waits in line each time it
+    /// resumes, for minutes at the start of a parallel run, and a daemon closes a connection left idle
+    /// that long under it.
+    public static let clients = DedicatedExecutor(label: "glimpse.test.clients")
+
     /// An executor whose jobs run on a concurrent queue named `label`.
     public init(label: String) {
         queue = DispatchQueue(label: label, attributes: .concurrent)

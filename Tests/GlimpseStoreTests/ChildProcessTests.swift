@@ -16,7 +16,9 @@ struct ChildProcessTests {
     }
 
     @Test func aChildThatOutlivesTheWaitIsKilled() async throws {
-        let child = try ChildProcess(["/bin/sleep", "600"], environment: [:], directory: "/")
+        // A day: the test's task, back from its 1 s wait, has waited over 600 s in the suite's line before
+        // it could kill a child sleeping 600 s, which had ended by itself.
+        let child = try ChildProcess(["/bin/sleep", "86400"], environment: [:], directory: "/")
         #expect(await child.waitForExit(timeout: .seconds(1)) == nil)
         #expect(child.exitStatus == 128 + SIGKILL)
     }

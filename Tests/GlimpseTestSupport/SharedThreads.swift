@@ -13,8 +13,8 @@ import Synchronization
 /// Threads held while the others are awaited are taken from everything else in the process, so an
 /// attempt holds them at most ``attemptSeconds``: when the rest do not come free by then, it lets go,
 /// waits a second without holding a thread, and tries again, for at most 600 s in all (after which
-/// `body` runs with `allHeld` false). One attempt that waited for the full 600 s once stood a whole
-/// suite run still long enough for idle connections of other tests to be closed under them.
+/// `body` runs with `allHeld` false). A single wait of up to 600 s, as before, took a thread from the
+/// rest of the suite for that long.
 /// One caller holds threads at a time: two callers each holding one while waiting for the others
 /// would wait for each other.
 public func withEverySharedThreadHeld<T: Sendable>(_ body: () -> T) async -> (allHeld: Bool, result: T) {

@@ -15,8 +15,7 @@ public struct ProcessOutput: Sendable {
 ///
 /// The wait is on a thread of its own: a child running for minutes (a debug `glimpse eval`) would
 /// otherwise hold one of the few threads of Swift's shared executor, and with two such children the
-/// whole test process stands still (the idle connections of in-process daemon tests were once closed
-/// under them).
+/// whole test process stands still.
 public func runProcess(
     _ executable: String, _ arguments: [String], in directory: String, environment: [String: String]? = nil
 ) async throws -> ProcessOutput {

@@ -6,14 +6,17 @@ import GlimpseImage
 extension VisualMatcher {
     /// Best first: verified before unverified, then by score, votes and reference identifier.
     func sortCandidates(_ list: [MatchCandidate]) -> [MatchCandidate] {
-        list.sorted { l, r in
-            if l.verified != r.verified { return l.verified }
-            if l.score != r.score { return l.score > r.score }
-            if l.votes != r.votes { return l.votes > r.votes }
-            // A total order: `merge` hands its candidates over in dictionary order, which differs
-            // between two matchers holding the same references.
-            return l.referenceID < r.referenceID
-        }
+        list.sorted(by: Self.outranks)
+    }
+
+    /// Whether `l` ranks before `r` on the evidence alone: verified first, then score, votes and, for a
+    /// total order, the reference identifier (`merge` hands its candidates over in dictionary order,
+    /// which differs between two matchers holding the same references).
+    static func outranks(_ l: MatchCandidate, _ r: MatchCandidate) -> Bool {
+        if l.verified != r.verified { return l.verified }
+        if l.score != r.score { return l.score > r.score }
+        if l.votes != r.votes { return l.votes > r.votes }
+        return l.referenceID < r.referenceID
     }
 
     /// Per reference, keeps the better of the two orientations' candidates.
@@ -93,13 +96,7 @@ extension VisualMatcher {
                                   confidence: confidence(candidate, similarity: similarity))
         }
         .sorted { l, r in
-            if l.confidence != r.confidence { return l.confidence > r.confidence }
-            if l.verified != r.verified { return l.verified }
-            if l.score != r.score { return l.score > r.score }
-            if l.votes != r.votes { return l.votes > r.votes }
-            // A total order: `merge` hands its candidates over in dictionary order, which differs
-            // between two matchers holding the same references.
-            return l.referenceID < r.referenceID
+            l.confidence != r.confidence ? l.confidence > r.confidence : Self.outranks(l, r)
         }
         let top = Array(scored.prefix(max(0, limit)))
         let accepted = scored.first.flatMap { accepts($0, similarity: similarity) ? $0 : nil }

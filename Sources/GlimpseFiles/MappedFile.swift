@@ -108,6 +108,15 @@ public final class MappedFile: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: base), count, MADV_DONTNEED)
     }
 
+    /// Tells the system that the mapping is read at random places, a few pages at a time (`MADV_RANDOM`):
+    /// a page fault then reads the page it needs and no read-ahead around it. For a file much larger than
+    /// what is read of it, such as keypoint slots at 10⁶ references, where each fault's read-ahead would
+    /// otherwise bring in (and charge the reading thread for) pages of slots no query asked for.
+    public func expectRandomReads() {
+        guard let base else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), count, MADV_RANDOM)
+    }
+
     /// Tells the system that the whole mapping will be read soon (`MADV_WILLNEED`), so it reads the file
     /// ahead in the background.
     public func willNeed() {

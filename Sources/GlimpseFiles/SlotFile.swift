@@ -11,6 +11,10 @@ import Synchronization
 /// A file of numbered, fixed-size slots, each holding one payload of at most ``payloadLimit`` bytes for
 /// one owner (a 64-bit key hash), written in place and read through a ``MappedFile``: the on-disk home of
 /// data too large for the heap, such as the compact keypoints and prints of a million reference photos.
+/// Reads land anywhere in the file, a slot at a time, so the mapping asks for no read-ahead
+/// (``MappedFile/expectRandomReads()``): at 10⁶ references on a cold page cache, read-ahead around each
+/// slot cost a query about 9.5 ms of CPU and 26 ms of wall time at the median, and 114 ms at the 99th
+/// percentile (`Benchmarks/results/2026-11-29-random-slot-reads.md`).
 ///
 /// **Layout.** A 4,096-byte header (magic `GLSLOTS1`, version, slot size, committed slot count, file id,
 /// store sequence, model id, identity tag, CRC-32), then slot *i* at `4096 + i × slotSize`. A slot starts
@@ -135,6 +139,7 @@ public final class SlotFile: Sendable {
         let mapping: MappedFile
         do throws(FileError) {
             mapping = try MappedFile(descriptor: fd, count: SlotFileHeader.size + capacity * slotSize, path: path)
+            mapping.expectRandomReads()
         } catch {
             throw .io(error)
         }
@@ -245,7 +250,9 @@ public final class SlotFile: Sendable {
             let code = allocate(descriptor, size: size)
             guard code == 0 else { return .failure(.io(FileError(path: path, operation: .allocate, code: code))) }
             do throws(FileError) {
-                state.mapping = try MappedFile(descriptor: descriptor, count: size, path: path)
+                let grown = try MappedFile(descriptor: descriptor, count: size, path: path)
+                grown.expectRandomReads()
+                state.mapping = grown
                 return .success(())
             } catch {
                 return .failure(.io(error))

@@ -76,6 +76,19 @@ struct SlotFileTests {
         }
     }
 
+    @Test func everyMappingOfTheFileAsksForNoReadAhead() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("no-read-ahead.keypoints")
+        let file = try SlotFile.create(path: path, slotSize: Self.slotSize, tag: Self.tag, growthSlots: 2)
+        // The write grows the file, so the writer maps it anew; the reader maps it at open.
+        try file.write(slot: 0, owner: 7, payload: Self.payload(0, count: 30))
+        let reader = try SlotFile.open(path: path, slotSize: Self.slotSize, tag: Self.tag, mode: .read)
+        let flags = try vmFlags(ofMappingsOf: path)
+        #expect(flags.count == 2)
+        #expect(flags.allSatisfy { $0.contains("rr") }, "each mapping's VmFlags: \(flags)")
+        withExtendedLifetime((file, reader)) {}
+    }
+
     @Test func aTruncatedOrForeignFileIsRefused() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.threeSlots(in: directory)
@@ -275,6 +288,18 @@ struct MappedFileTests {
         #expect(mapped.withBytes(offset: 0, count: 10_000) { Array($0) } == bytes)
     }
 
+    @Test func randomReadsAreAskedOfTheSystemOnlyWhenSaid() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("random-reads", [UInt8](repeating: 7, count: 3 * 4096))
+        let mapped = try MappedFile(path: path)
+        let before = try vmFlags(ofMappingsOf: path)
+        mapped.expectRandomReads()
+        let after = try vmFlags(ofMappingsOf: path)
+        #expect(before.count == 1 && before.allSatisfy { !$0.contains("rr") }, "VmFlags before: \(before)")
+        #expect(after.count == 1 && after.allSatisfy { $0.contains("rr") }, "VmFlags after: \(after)")
+        #expect(mapped.withBytes(offset: 4096, count: 4096) { $0.allSatisfy { $0 == 7 } } == true)
+    }
+
     @Test func anEmptyFileMapsNothingAndADirectoryIsRefused() throws {
         let directory = try TemporaryDirectory()
         let empty = try MappedFile(path: directory.write("empty", []))
@@ -287,4 +312,23 @@ struct MappedFileTests {
         let missing = #expect(throws: FileError.self) { try MappedFile(path: directory.file("missing")) }
         #expect(missing?.code == ENOENT && missing?.operation == .open)
     }
+}
+
+/// The `VmFlags` of each of this process's mappings of the file at `path`, as `/proc/self/smaps` lists
+/// them (`rr`: the mapping was advised `MADV_RANDOM`).
+private func vmFlags(ofMappingsOf path: String) throws -> [[String]] {
+    let text = String(decoding: try AtomicFile.readAll("/proc/self/smaps"), as: UTF8.self)
+    var flags: [[String]] = []
+    var inMapping = false
+    for line in text.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard let first = fields.first else { continue }
+        if first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            // A mapping's first line: range, permissions, offset, device, inode, then the file's path.
+            inMapping = fields.count >= 6 && fields[5...].joined(separator: " ") == path
+        } else if inMapping, first == "VmFlags:" {
+            flags.append(fields.dropFirst().map(String.init))
+        }
+    }
+    return flags
 }

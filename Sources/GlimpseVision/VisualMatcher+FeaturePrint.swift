@@ -49,7 +49,7 @@ extension VisualMatcher {
     /// the inverted file did not bring it up. Unchanged when no segment keeps codes.
     func completing(_ comparison: PrintComparison, withGroups wanted: [Int], query: [Float]) -> PrintComparison {
         let missing = Set(wanted.filter { comparison.reference(ofGroup: $0) < 0 })
-        guard !missing.isEmpty, segments.contains(where: { $0.printCodes != nil }) else { return comparison }
+        guard !missing.isEmpty, printsCoded else { return comparison }
         var best = GroupBest(comparison)
         for (s, segment) in segments.enumerated() {
             guard let codes = segment.printCodes else { continue }
@@ -65,6 +65,10 @@ extension VisualMatcher {
         }
         return best.comparison
     }
+
+    /// Whether any reference block keeps its prints as codes in an inverted file: the large-catalog regime
+    /// (``VisionConfiguration/printCodeLine``), where many references lie near any print.
+    var printsCoded: Bool { segments.contains { $0.printCodes != nil } }
 
     /// The `count` references most similar by print (default ``VisionConfiguration/printShortlistSize``)
     /// whose groups were not verified already (each group's most similar reference), most similar first.
@@ -87,7 +91,7 @@ extension VisualMatcher {
         }
         let nearest = Array(references(similarity.top(count + seen.count)).prefix(count))
         guard count > 0, !votes.isEmpty, configuration.printVoteDepth > 0,
-              segments.contains(where: { $0.printCodes != nil }) else { return nearest }
+              printsCoded else { return nearest }
         let named = Set(nearest)
         let voted = references(similarity.top(configuration.printVoteDepth + seen.count))
             .filter { !named.contains($0) && $0 < votes.count && votes[$0] > 0 }

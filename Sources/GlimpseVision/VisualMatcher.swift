@@ -11,7 +11,10 @@ public import GlimpseImage
 /// matching and similarity RANSAC) of the shortlisted references. When no candidate is decisive
 /// (``VisionConfiguration/decisiveScore``) and the matcher has a feature printer, the query's feature
 /// print is computed and the references with the nearest prints
-/// (``VisionConfiguration/printShortlistSize``) are verified too. Every candidate gets a confidence
+/// (``VisionConfiguration/printShortlistSize``) are verified too; in a large catalog (past
+/// ``VisionConfiguration/printCodeLine``), where most of a keypoint shortlist is chance votes, the print's
+/// references are verified before the rest of that shortlist, which waits until they leave the picture
+/// unaccepted. Every candidate gets a confidence
 /// from its verified score and its print similarity (``MatchDecision``); the best is accepted when
 /// its confidence reaches ``MatchDecision/acceptLine``. Otherwise, with the mirror cascade on, the
 /// mirror image of the query is tried too.
@@ -220,6 +223,10 @@ public final class VisualMatcher: Sendable {
         // With the mirror probe ahead, only the first shortlisted reference is verified before it: a mirrored
         // picture is then decided without verifying the rest of a shortlist that cannot hold its place.
         let probing = printing && configuration.mirrorCascade && configuration.mirrorProbeSize > 0
+        // With print codes (a large catalog) the rest of the keypoint shortlist waits for the print: there
+        // most of it is distractors that drew a few chance votes, and the print names the place first in
+        // most queries it finds (`Benchmarks/results/2026-11-29-print-before-the-shortlist.md`).
+        let shortlistAfterPrint = probing && printsCoded
         var votes: [Int32] = [], otherVotes: [Int32] = []
         var found = run(features, mirrored: false, timings: &timings, shortlisted: &shortlisted, verified: &verified,
                         votes: &votes, tables: printing ? configuration.printedShortlistTables : nil, verifying: probing ? 1 : nil)
@@ -239,7 +246,7 @@ public final class VisualMatcher: Sendable {
                 probed, mirrored: true, timings: &timings, shortlisted: &flippedShortlist, verified: &flippedVerified,
                 votes: &otherVotes, size: configuration.mirrorProbeSize, tables: configuration.mirrorProbeTables)
             if stop() { return nil }
-            if (flipped.first?.score ?? 0) < decisive {
+            if (flipped.first?.score ?? 0) < decisive, !shortlistAfterPrint {
                 found = verifyDeferred(
                     features, mirrored: false, shortlisted: shortlisted, into: found, verified: &verified, timings: &timings)
             }
@@ -258,6 +265,12 @@ public final class VisualMatcher: Sendable {
                 found = verifyExtra(features, byPrint, into: found, mirrored: false, verified: &verified)
                 timings.addVerification(since: t)
             }
+        }
+        if shortlistAfterPrint, (found.first?.score ?? 0) < decisive, (flipped.first?.score ?? 0) < decisive,
+           !accepts(best(merge(found, flipped), similarity: similarity), similarity: similarity) {
+            if stop() { return nil }
+            found = verifyDeferred(
+                features, mirrored: false, shortlisted: shortlisted, into: found, verified: &verified, timings: &timings)
         }
         var passes = [OrientationPass(
             features: features, mirrored: false, shortlisted: shortlisted, byPrint: byPrint, verified: verified)]

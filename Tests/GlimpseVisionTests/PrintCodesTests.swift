@@ -187,6 +187,50 @@ private struct PrintSource {
         }
     }
 
+    /// Past the line (a large catalog) the print comes before the rest of the keypoint shortlist: a picture
+    /// whose print decides it leaves the shortlisted references past the first unverified. Below it the
+    /// whole shortlist is verified before the print, as it always was. The answer is the same.
+    @Test func pastTheLineThePrintComesBeforeTheRestOfTheKeypointShortlist() throws {
+        let picture = try Fixtures.decode(Fixtures.photos[7])
+        let own = FeatureExtractor.extract(from: picture)
+        #expect(own.count >= 400)
+        var source = PrintSource(dimension: 256, themes: 90, seed: 5)
+        let prints = (0..<60).map { source.print(theme: $0, spread: 0.3) }
+        var values: [Float] = []
+        for k in 0..<400 { values += source.print(theme: 60 + k % 30, spread: 0.3).values }
+        let nulls = NullPrints(identity: "wide-stub-256", source: "constructed", dimension: 256, values: values)
+        // Eight decoys share the picture's descriptors, one in eight each, at one another's positions: they
+        // draw its keypoint votes and fill its shortlist, but no geometry of theirs agrees with it.
+        var generator = SeededGenerator(seed: 21)
+        let decoys = (0..<8).map { d -> MatcherReference in
+            let picked = Array(stride(from: d, to: own.count, by: 8))
+            var keypoints = picked.map { own.keypoints[$0] }
+            keypoints.shuffle(using: &generator)
+            let words = picked.flatMap { own.descriptorWords[(4 * $0)..<(4 * $0 + 4)] }
+            let features = ImageFeatures(width: own.width, height: own.height, keypoints: keypoints,
+                                         descriptorWords: words, featurePrints: [source.print(theme: 40 + d, spread: 0.3)])
+            return MatcherReference(id: "decoy-\(d)", key: "decoy-\(d)", features: features)
+        }
+        let printer = WidePrinter(prints: [picture.width: source.near(prints[3], amount: 0.4)], dimension: 256)
+        var verifiedDecoys: [Int: Int] = [:]
+        for line in [1, 4_096] {
+            var configuration = VisionConfiguration.default
+            configuration.printCodeLine = line
+            let matcher = VisualMatcher(
+                keyedReferences: prints.enumerated().map { place("place-\($0.offset)", $0.element) } + decoys,
+                configuration: configuration, printer: printer, nullPrints: nulls)
+            #expect((matcher.segments.first?.printCodes != nil) == (line == 1))
+            #expect(matcher.shortlist(own).count == 8, "line \(line): every decoy is shortlisted")
+            let report = matcher.match(picture, limit: 80)
+            #expect(report.accepted?.referenceID == "place-3", "line \(line)")
+            let decoyCandidates = report.candidates.filter { $0.referenceID.hasPrefix("decoy-") }
+            #expect(decoyCandidates.allSatisfy { $0.score < Double(configuration.decisiveScore) })
+            verifiedDecoys[line] = decoyCandidates.filter(\.verified).count
+        }
+        #expect(verifiedDecoys[4_096] == 8, "below the line the whole shortlist is verified: \(verifiedDecoys)")
+        #expect((verifiedDecoys[1] ?? 8) < 8, "past the line the print decides first: \(verifiedDecoys)")
+    }
+
     @Test func editsOfACodedMatcherAreSeenAndSurviveCompaction() throws {
         let coded = Self.places(line: 1)
         var source = PrintSource(dimension: 256, themes: 90, seed: 99)

@@ -1,6 +1,6 @@
 // A file of fixed-size slots updated in place and read through a memory mapping. Its system calls
-// (`open`, `pread`, `posix_fallocate`, `fdatasync`) live at the end of
-// this file; its writes go through `AtomicFile.writeAll`.
+// (`open`, `pread`, `posix_fallocate`, `fdatasync`) live in `SlotFile+SystemCalls.swift`; its writes go
+// through `AtomicFile.writeAll`.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -109,16 +109,16 @@ public final class SlotFile: Sendable {
         path: String, slotSize: Int, tag: String, mode: Mode, growthSlots: Int = defaultGrowthSlots
     ) throws(SlotFileError) -> SlotFile {
         precondition(growthSlots > 0, "a file grows by at least one slot")
-        let fd = try openDescriptor(path, writable: mode == .write)
+        let fd = try SlotFileCalls.openDescriptor(path, writable: mode == .write)
         var keep = false
-        defer { if !keep { closeDescriptor(fd) } }
+        defer { if !keep { SlotFileCalls.closeDescriptor(fd) } }
         if mode == .write {
             let code = FileLock.lockExclusively(fd)
             if code == EWOULDBLOCK { throw .busy(path: path) }
             if code != 0 { throw .io(FileError(path: path, operation: .openForUpdate, code: code)) }
         }
-        let size = try fileSize(fd, path: path)
-        let head = try readHeaderBytes(fd, path: path, size: size)
+        let size = try SlotFileCalls.fileSize(fd, path: path)
+        let head = try SlotFileCalls.readHeaderBytes(fd, path: path, size: size)
         guard head.count == SlotFileHeader.size else {
             if !head.isEmpty, head.starts(with: SlotFileHeader.magic) || SlotFileHeader.magic.starts(with: head) {
                 throw .truncated(path: path, size: size, expected: SlotFileHeader.size)
@@ -159,7 +159,7 @@ public final class SlotFile: Sendable {
     }
 
     deinit {
-        closeDescriptor(descriptor)
+        SlotFileCalls.closeDescriptor(descriptor)
     }
 
     // MARK: - The header's fields
@@ -247,7 +247,7 @@ public final class SlotFile: Sendable {
             guard slot >= capacity(of: state.mapping) else { return .success(()) }
             let slots = (slot / growthSlots + 1) * growthSlots
             let size = SlotFileHeader.size + slots * slotSize
-            let code = allocate(descriptor, size: size)
+            let code = SlotFileCalls.allocate(descriptor, size: size)
             guard code == 0 else { return .failure(.io(FileError(path: path, operation: .allocate, code: code))) }
             do throws(FileError) {
                 let grown = try MappedFile(descriptor: descriptor, count: size, path: path)
@@ -273,7 +273,7 @@ public final class SlotFile: Sendable {
     }
 
     private func flush() throws(SlotFileError) {
-        let code = flushData(descriptor)
+        let code = SlotFileCalls.flushData(descriptor)
         guard code == 0 else { throw .io(FileError(path: path, operation: .flush, code: code)) }
     }
 
@@ -339,65 +339,4 @@ public final class SlotFile: Sendable {
     public func dropResident() {
         state.withLock { $0.mapping }.dropResident()
     }
-}
-
-// MARK: - System calls
-
-/// Opens `path` for reading, or for reading and writing, refusing anything but a regular file.
-private func openDescriptor(_ path: String, writable: Bool) throws(SlotFileError) -> Int32 {
-    let fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else {
-        throw .io(FileError(path: path, operation: writable ? .openForUpdate : .open, code: errno))
-    }
-    var status = stat()
-    guard fstat(fd, &status) == 0 else {
-        let code = errno
-        closeDescriptor(fd)
-        throw .io(FileError(path: path, operation: .stat, code: code))
-    }
-    guard status.st_mode & S_IFMT == S_IFREG else {
-        closeDescriptor(fd)
-        throw .notASlotFile(path: path)
-    }
-    return fd
-}
-
-private func closeDescriptor(_ fd: Int32) {
-    _ = close(fd)
-}
-
-private func fileSize(_ fd: Int32, path: String) throws(SlotFileError) -> Int {
-    var status = stat()
-    guard fstat(fd, &status) == 0 else { throw .io(FileError(path: path, operation: .stat, code: errno)) }
-    return Int(status.st_size)
-}
-
-/// The file's first bytes, up to a header's worth (fewer when the file is shorter).
-private func readHeaderBytes(_ fd: Int32, path: String, size: Int) throws(SlotFileError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: min(size, SlotFileHeader.size))
-    var done = 0
-    while done < bytes.count {
-        let got = bytes.withUnsafeMutableBytes { raw in
-            pread(fd, raw.baseAddress.map { $0 + done }, raw.count - done, off_t(done))
-        }
-        if got < 0 {
-            if errno == EINTR { continue }
-            throw .io(FileError(path: path, operation: .read, code: errno))
-        }
-        if got == 0 { break }
-        done += got
-    }
-    return Array(bytes[..<done])
-}
-
-/// Makes the file at least `size` bytes long with its blocks allocated; returns 0 or an error number.
-private func allocate(_ fd: Int32, size: Int) -> Int32 {
-    posix_fallocate(fd, 0, off_t(size))
-}
-
-/// Flushes the file's data (and the metadata needed to read it) to disk; returns 0 or `errno`.
-private func flushData(_ fd: Int32) -> Int32 {
-    var status: Int32
-    repeat { status = fdatasync(fd) } while status != 0 && errno == EINTR
-    return status == 0 ? 0 : errno
 }

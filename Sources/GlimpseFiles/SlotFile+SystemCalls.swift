@@ -1,0 +1,71 @@
+// The system calls of `SlotFile`: opening, sizing, reading the header, allocating and flushing.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `SlotFile`'s system calls: reads and flushes retry on `EINTR`; opening, sizing and reading throw a
+/// ``SlotFileError`` that names the file, allocating and flushing return the error number.
+enum SlotFileCalls {
+    /// Opens `path` for reading, or for reading and writing, refusing anything but a regular file.
+    static func openDescriptor(_ path: String, writable: Bool) throws(SlotFileError) -> Int32 {
+        let fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw .io(FileError(path: path, operation: writable ? .openForUpdate : .open, code: errno))
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let code = errno
+            closeDescriptor(fd)
+            throw .io(FileError(path: path, operation: .stat, code: code))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            closeDescriptor(fd)
+            throw .notASlotFile(path: path)
+        }
+        return fd
+    }
+
+    /// Closes `fd`, ignoring the result: a slot file's writes are made durable by `commit`, never by closing.
+    static func closeDescriptor(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    /// The open file's size in bytes.
+    static func fileSize(_ fd: Int32, path: String) throws(SlotFileError) -> Int {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw .io(FileError(path: path, operation: .stat, code: errno)) }
+        return Int(status.st_size)
+    }
+
+    /// The file's first bytes, up to a header's worth (fewer when the file is shorter).
+    static func readHeaderBytes(_ fd: Int32, path: String, size: Int) throws(SlotFileError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: min(size, SlotFileHeader.size))
+        var done = 0
+        while done < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { raw in
+                pread(fd, raw.baseAddress.map { $0 + done }, raw.count - done, off_t(done))
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .io(FileError(path: path, operation: .read, code: errno))
+            }
+            if got == 0 { break }
+            done += got
+        }
+        return Array(bytes[..<done])
+    }
+
+    /// Makes the file at least `size` bytes long with its blocks allocated; returns 0 or an error number.
+    static func allocate(_ fd: Int32, size: Int) -> Int32 {
+        posix_fallocate(fd, 0, off_t(size))
+    }
+
+    /// Flushes the file's data (and the metadata needed to read it) to disk; returns 0 or `errno`.
+    static func flushData(_ fd: Int32) -> Int32 {
+        var status: Int32
+        repeat { status = fdatasync(fd) } while status != 0 && errno == EINTR
+        return status == 0 ? 0 : errno
+    }
+}

@@ -42,6 +42,12 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// With print codes: of how many groups nearest by print the ones with the most keypoint votes are
     /// verified besides the print's own nearest (``printShortlistSize`` of each); 0 turns that off.
     public var printVoteDepth: Int = 64
+    /// With print codes in the compact regime (``indexedKeypointLimit``), when the print's own nearest leave a
+    /// picture unaccepted: of how many groups nearest by print the ones whose in-memory keypoints agree most
+    /// with the query's are verified next (``printShortlistSize`` of them, each with at least 2 agreeing
+    /// descriptors); 0 turns that off. At a million references the keypoint votes are crowded out
+    /// (`Benchmarks/results/2026-11-29-crowded-votes.md`).
+    public var printAgreementDepth: Int = 64
     /// The number of pyramid levels, level 0 being the resampled image.
     public var pyramidLevels: Int
     /// The scale step between consecutive pyramid levels (greater than 1).
@@ -204,6 +210,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         try check(printCodeLine >= 1, "printCodeLine must be at least 1, got \(printCodeLine)")
         try check(printCodeProbe >= 1 && printCodeProbe <= 256, "printCodeProbe must be in 1...256, got \(printCodeProbe)")
         try check(printVoteDepth >= 0, "printVoteDepth must be at least 0, got \(printVoteDepth)")
+        try check(printAgreementDepth >= 0, "printAgreementDepth must be at least 0, got \(printAgreementDepth)")
         try check(printCodeShortlist >= 1, "printCodeShortlist must be at least 1, got \(printCodeShortlist)")
         try check(pyramidLevels >= 1 && pyramidLevels <= 16, "pyramidLevels must be in 1...16, got \(pyramidLevels)")
         try check(pyramidScale > 1.01 && pyramidScale <= 2, "pyramidScale must be in (1.01, 2], got \(pyramidScale)")

@@ -100,6 +100,62 @@ extension VisualMatcher {
         return nearest + voted.prefix(count)
     }
 
+    /// With print codes: of the ``VisionConfiguration/printAgreementDepth`` groups nearest by print whose
+    /// groups were not verified already, the ``VisionConfiguration/printShortlistSize`` references whose
+    /// in-memory keypoints agree most with `features` (at least ``leastAgreement``), most first (ties: nearer
+    /// by print first). Empty below the print-code line, outside the compact regime (no
+    /// ``VisionConfiguration/indexedKeypointLimit``: there memory holds every descriptor, the scan would cost
+    /// a verification's, and the votes are not crowded out), or when turned off.
+    ///
+    /// Past the line the keypoint votes are crowded out: a distractor descriptor lies nearer than the true
+    /// match to most query descriptors. Agreement counts, for these few references alone, the query
+    /// descriptors whose nearest in the reference passes the ratio test, whatever lies nearer elsewhere.
+    func agreedByPrint(_ similarity: PrintComparison, features: ImageFeatures, excluding found: [MatchCandidate]) -> [Int] {
+        let depth = configuration.printAgreementDepth, count = configuration.printShortlistSize
+        guard ranksPrintByAgreement, count > 0, features.count > 0 else { return [] }
+        let seen = Set(found.filter(\.verified).map(\.referenceID))
+        let pool = similarity.top(depth + seen.count).filter { !seen.contains(groupIDs[$0]) }.prefix(depth)
+            .compactMap { group -> Int? in
+                let reference = similarity.reference(ofGroup: group)
+                return reference >= 0 ? reference : nil
+            }
+        var ranked: [(order: Int, reference: Int, agreed: Int)] = []
+        for (order, reference) in pool.enumerated() {
+            let agreed = agreement(features, reference: reference)
+            if agreed >= Self.leastAgreement { ranked.append((order, reference, agreed)) }
+        }
+        ranked.sort { $0.agreed != $1.agreed ? $0.agreed > $1.agreed : $0.order < $1.order }
+        return ranked.prefix(count).map(\.reference)
+    }
+
+    /// Whether ``agreedByPrint(_:features:excluding:)`` names anything: past the print-code line, in the
+    /// compact regime, with a depth.
+    var ranksPrintByAgreement: Bool {
+        configuration.printAgreementDepth > 0 && configuration.indexedKeypointLimit != nil && printsCoded
+    }
+
+    /// The fewest agreeing descriptors that bring a reference to verification in ``agreedByPrint(_:features:excluding:)``.
+    static let leastAgreement = 2
+
+    /// How many of the query's descriptors have their nearest among `reference`'s in-memory descriptors
+    /// (with keypoint slots, the indexed ones) within ``VisionConfiguration/matchMaxDistance`` and passing the
+    /// ratio test: the first half of verification, without reading the reference's slot.
+    func agreement(_ features: ImageFeatures, reference: Int) -> Int {
+        guard reference >= 0, reference < slotCount, features.count > 0 else { return 0 }
+        let (s, local) = locate(reference)
+        let segment = segments[s]
+        let lo = segment.descriptorStarts[local], hi = segment.descriptorStarts[local + 1]
+        guard hi - lo >= 2 else { return 0 }
+        let nearest = Hamming.nearestTwoOfEach(queries: features.descriptorWords, in: segment.words, start: lo, count: hi - lo)
+        let ratio = configuration.ratio, maxDistance = UInt32(clamping: configuration.matchMaxDistance)
+        var agreed = 0
+        for i in 0..<features.count where nearest.index[i] >= 0 && nearest.distance[i] <= maxDistance
+            && Double(nearest.distance[i]) < ratio * Double(nearest.second[i]) {
+            agreed += 1
+        }
+        return agreed
+    }
+
     /// `found` with verified candidates for `references` in place of any unverified entries of the same
     /// references.
     func verifyExtra(

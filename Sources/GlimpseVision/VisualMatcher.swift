@@ -263,6 +263,12 @@ public final class VisualMatcher: Sendable {
                 let t = StageInstant.now()
                 byPrint = nearestByPrint(similarity, excluding: found, votes: votes)
                 found = verifyExtra(features, byPrint, into: found, mirrored: false, verified: &verified)
+                if ranksPrintByAgreement, (found.first?.score ?? 0) < decisive, (flipped.first?.score ?? 0) < decisive,
+                   !accepts(best(merge(found, flipped), similarity: similarity), similarity: similarity) {
+                    let agreed = agreedByPrint(similarity, features: features, excluding: found)
+                    byPrint += agreed
+                    found = verifyExtra(features, agreed, into: found, mirrored: false, verified: &verified)
+                }
                 timings.addVerification(since: t)
             }
         }
@@ -292,6 +298,12 @@ public final class VisualMatcher: Sendable {
                     similarity, excluding: [], count: configuration.mirrorShortlistSize, votes: otherVotes)
                 let unverified = flippedByPrint.filter { flippedVerified[$0] == nil }
                 flipped = verifyExtra(mirroredFeatures, unverified, into: flipped, mirrored: true, verified: &flippedVerified)
+                if ranksPrintByAgreement,
+                   !accepts(best(merge(found, flipped), similarity: similarity), similarity: similarity) {
+                    let agreed = agreedByPrint(similarity, features: mirroredFeatures, excluding: flipped)
+                    flippedByPrint += agreed
+                    flipped = verifyExtra(mirroredFeatures, agreed, into: flipped, mirrored: true, verified: &flippedVerified)
+                }
                 timings.addVerification(since: v)
             } else {
                 flipped = run(

@@ -231,6 +231,100 @@ private struct PrintSource {
         #expect((verifiedDecoys[1] ?? 8) < 8, "past the line the print decides first: \(verifiedDecoys)")
     }
 
+    /// Past the line, of the groups nearest by print, the references whose in-memory keypoints agree most with
+    /// the picture's are named for verification, whatever their print rank and votes: the picture's own keypoints
+    /// first, a stranger's after, keypoint-less places never. Below the line, with the depth 0, or once the
+    /// picture's own is verified, it is not named; nor outside the compact regime, where memory holds every
+    /// descriptor.
+    @Test func pastTheLineThePrintsNearestAreRankedByKeypointAgreement() throws {
+        let own = FeatureExtractor.extract(from: try Fixtures.decode(Fixtures.photos[7]))
+        let other = FeatureExtractor.extract(from: try Fixtures.decode(Fixtures.photos[2]))
+        #expect(own.count >= 400 && other.count >= 400)
+        var source = PrintSource(dimension: 256, themes: 90, seed: 5)
+        let prints = (0..<60).map { source.print(theme: $0, spread: 0.3) }
+        func holding(_ id: String, _ features: ImageFeatures, theme: Int) -> MatcherReference {
+            MatcherReference(id: id, key: id, features: ImageFeatures(
+                width: features.width, height: features.height, keypoints: features.keypoints,
+                descriptorWords: features.descriptorWords, featurePrints: [source.print(theme: theme, spread: 0.3)]))
+        }
+        let references = prints.enumerated().map { place("place-\($0.offset)", $0.element) }
+            + [holding("mine", own, theme: 20), holding("stranger", other, theme: 21)]
+        let query = source.near(prints[3], amount: 0.4).values
+        for (line, depth, compact) in [(1, 64, true), (4_096, 64, true), (1, 0, true), (1, 64, false)] {
+            var configuration = VisionConfiguration.default
+            configuration.printCodeLine = line
+            configuration.printAgreementDepth = depth
+            configuration.indexedKeypointLimit = compact ? 128 : nil
+            let matcher = VisualMatcher(
+                keyedReferences: references, configuration: configuration, printer: WidePrinter(prints: [:], dimension: 256))
+            let comparison = matcher.groupComparison(of: query)
+            let named = matcher.agreedByPrint(comparison, features: own, excluding: []).map(matcher.groupID(of:))
+            guard line == 1, depth > 0, compact else {
+                #expect(named.isEmpty, "line \(line), depth \(depth), compact \(compact): \(named)")
+                continue
+            }
+            #expect(named.first == "mine", "\(named)")
+            #expect(named.count <= configuration.printShortlistSize && !named.contains { $0.hasPrefix("place-") })
+            let mine = try #require(matcher.agreedByPrint(comparison, features: own, excluding: []).first)
+            #expect(matcher.agreement(own, reference: mine) >= own.count * 9 / 10)
+            let verifiedMine = MatchCandidate(referenceID: "mine", votes: 0, verified: true, inliers: 40, score: 40, mirrored: false)
+            #expect(!matcher.agreedByPrint(comparison, features: own, excluding: [verifiedMine])
+                .map(matcher.groupID(of:)).contains("mine"))
+        }
+    }
+
+    /// The crowding of a very large catalog in small: decoys hold exact copies of the picture's descriptors, so
+    /// every vote goes to them and none to the picture's own reference, whose descriptors lie a few bits away;
+    /// the print names no place. Past the line, in the compact regime, the print's nearest ranked by keypoint
+    /// agreement bring the picture's own to verification, and it is accepted; with the depth 0 it is not found.
+    @Test func aPlaceTheVotesMissIsFoundByKeypointAgreementAmongThePrintsNearest() throws {
+        let picture = try Fixtures.decode(Fixtures.photos[7])
+        let own = FeatureExtractor.extract(from: picture)
+        var source = PrintSource(dimension: 256, themes: 90, seed: 5)
+        let prints = (0..<60).map { source.print(theme: $0, spread: 0.3) }
+        var generator = SeededGenerator(seed: 33)
+        let decoys = (0..<8).map { d -> MatcherReference in
+            let picked = Array(stride(from: d, to: own.count, by: 8))
+            var keypoints = picked.map { own.keypoints[$0] }
+            keypoints.shuffle(using: &generator)
+            let features = ImageFeatures(
+                width: own.width, height: own.height, keypoints: keypoints,
+                descriptorWords: picked.flatMap { own.descriptorWords[(4 * $0)..<(4 * $0 + 4)] },
+                featurePrints: [source.print(theme: 40 + d, spread: 0.3)])
+            return MatcherReference(id: "decoy-\(d)", key: "decoy-\(d)", features: features)
+        }
+        // The picture's own keypoints, each descriptor 6 bits away from the picture's.
+        var words = own.descriptorWords
+        for i in 0..<own.count {
+            for _ in 0..<6 {
+                let bit = Int(generator.next() % 256)
+                words[4 * i + bit / 64] ^= 1 << UInt64(bit % 64)
+            }
+        }
+        let mine = MatcherReference(id: "mine", key: "mine", features: ImageFeatures(
+            width: own.width, height: own.height, keypoints: own.keypoints, descriptorWords: words,
+            featurePrints: [source.print(theme: 20, spread: 0.3)]))
+        let printer = WidePrinter(prints: [picture.width: source.print(theme: 75, spread: 0.3)], dimension: 256)
+        for depth in [100, 0] {
+            var configuration = VisionConfiguration.default
+            configuration.printCodeLine = 1
+            configuration.indexedKeypointLimit = 1_000
+            configuration.printAgreementDepth = depth
+            let matcher = VisualMatcher(
+                keyedReferences: prints.enumerated().map { place("place-\($0.offset)", $0.element) } + decoys + [mine],
+                configuration: configuration, printer: printer)
+            let shortlisted = matcher.shortlist(own).map { matcher.groupID(of: $0.reference) }
+            #expect(!shortlisted.contains("mine") && shortlisted.count == 8, "the votes go to the decoys: \(shortlisted)")
+            let report = matcher.match(picture, limit: 80)
+            if depth > 0 {
+                #expect(report.accepted?.referenceID == "mine", "\(report.candidates.prefix(4).map { ($0.referenceID, $0.score) })")
+            } else {
+                let found = report.candidates.filter { $0.referenceID == "mine" && $0.score >= Double(configuration.acceptScore) }
+                #expect(report.accepted == nil && found.isEmpty, "\(report.candidates.prefix(4).map { ($0.referenceID, $0.score, $0.mirrored) })")
+            }
+        }
+    }
+
     @Test func editsOfACodedMatcherAreSeenAndSurviveCompaction() throws {
         let coded = Self.places(line: 1)
         var source = PrintSource(dimension: 256, themes: 90, seed: 99)

@@ -83,12 +83,7 @@ extension VisualMatcher {
     ) -> [Int] {
         let count = count ?? configuration.printShortlistSize
         let seen = Set(found.filter(\.verified).map(\.referenceID))
-        func references(_ groups: [Int]) -> [Int] {
-            groups.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
-                let reference = similarity.reference(ofGroup: group)
-                return reference >= 0 ? reference : nil
-            }
-        }
+        func references(_ groups: [Int]) -> [Int] { unverifiedReferences(of: groups, in: similarity, seen: seen) }
         let nearest = Array(references(similarity.top(count + seen.count)).prefix(count))
         guard count > 0, !votes.isEmpty, configuration.printVoteDepth > 0,
               printsCoded else { return nearest }
@@ -114,11 +109,7 @@ extension VisualMatcher {
         let depth = configuration.printAgreementDepth, count = configuration.printShortlistSize
         guard ranksPrintByAgreement, count > 0, features.count > 0 else { return [] }
         let seen = Set(found.filter(\.verified).map(\.referenceID))
-        let pool = similarity.top(depth + seen.count).filter { !seen.contains(groupIDs[$0]) }.prefix(depth)
-            .compactMap { group -> Int? in
-                let reference = similarity.reference(ofGroup: group)
-                return reference >= 0 ? reference : nil
-            }
+        let pool = unverifiedReferences(of: similarity.top(depth + seen.count), in: similarity, seen: seen).prefix(depth)
         var ranked: [(order: Int, reference: Int, agreed: Int)] = []
         for (order, reference) in pool.enumerated() {
             let agreed = agreement(features, reference: reference)
@@ -126,6 +117,15 @@ extension VisualMatcher {
         }
         ranked.sort { $0.agreed != $1.agreed ? $0.agreed > $1.agreed : $0.order < $1.order }
         return ranked.prefix(count).map(\.reference)
+    }
+
+    /// The reference each of `groups` is compared by in `similarity` (its most similar), in order, leaving out
+    /// the groups named in `seen` (verified already) and any without one.
+    private func unverifiedReferences(of groups: [Int], in similarity: PrintComparison, seen: Set<String>) -> [Int] {
+        groups.filter { !seen.contains(groupIDs[$0]) }.compactMap { group in
+            let reference = similarity.reference(ofGroup: group)
+            return reference >= 0 ? reference : nil
+        }
     }
 
     /// Whether ``agreedByPrint(_:features:excluding:)`` names anything: past the print-code line, in the
@@ -147,10 +147,9 @@ extension VisualMatcher {
         let lo = segment.descriptorStarts[local], hi = segment.descriptorStarts[local + 1]
         guard hi - lo >= 2 else { return 0 }
         let nearest = Hamming.nearestTwoOfEach(queries: features.descriptorWords, in: segment.words, start: lo, count: hi - lo)
-        let ratio = configuration.ratio, maxDistance = UInt32(clamping: configuration.matchMaxDistance)
         var agreed = 0
-        for i in 0..<features.count where nearest.index[i] >= 0 && nearest.distance[i] <= maxDistance
-            && Double(nearest.distance[i]) < ratio * Double(nearest.second[i]) {
+        for i in 0..<features.count where nearest.index[i] >= 0
+            && passesMatchTest(distance: Int(nearest.distance[i]), second: Int(nearest.second[i])) {
             agreed += 1
         }
         return agreed

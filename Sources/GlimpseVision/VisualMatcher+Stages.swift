@@ -125,6 +125,13 @@ extension VisualMatcher {
         return top
     }
 
+    /// Whether a query descriptor's nearest reference descriptor, `distance` bits away with the second nearest
+    /// `second` bits away, is a match: within ``VisionConfiguration/matchMaxDistance`` and passing the ratio test.
+    @inline(__always)
+    func passesMatchTest(distance: Int, second: Int) -> Bool {
+        distance <= configuration.matchMaxDistance && Double(distance) < configuration.ratio * Double(second)
+    }
+
     /// Ratio-test matches of the query against one reference, then similarity RANSAC.
     ///
     /// - Returns: the inlier count and the score (distinct reference keypoints among the inliers).
@@ -154,15 +161,12 @@ extension VisualMatcher {
         from.reserveCapacity(256)
         to.reserveCapacity(256)
         if keepingPairs { queryIndex.reserveCapacity(256) }
-        let ratio = configuration.ratio
         let q = features.descriptorWords
         let nearest = Hamming.nearestTwoOfEach(queries: q, in: words, start: lo, count: hi - lo)
-        let maxDistance = configuration.matchMaxDistance
         for i in 0..<features.count {
             if let setAside, setAside[i] { continue }
             let index = Int(nearest.index[i]), distance = Int(nearest.distance[i])
-            guard index >= 0, distance <= maxDistance,
-                  Double(distance) < ratio * Double(nearest.second[i]) else { continue }
+            guard index >= 0, passesMatchTest(distance: distance, second: Int(nearest.second[i])) else { continue }
             let j = lo + index
             let kp = features.keypoints[i]
             from.append((Double(kp.x), Double(kp.y)))

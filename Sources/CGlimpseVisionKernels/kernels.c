@@ -259,9 +259,11 @@ int glimpse_hamming_uses_hardware_popcount(void) {
 #define LSH_BATCH 16
 void glimpse_lsh_nearest(const uint64_t *queries, size_t query_count, const uint64_t *refs, const uint32_t *entries,
                          const uint32_t *starts, const int32_t *positions, int tables, int bits, size_t count,
-                         size_t cap, int32_t *best_index, uint32_t *best_distance) {
+                         size_t cap, const uint64_t *copies, const uint32_t *copy_starts, size_t copy_line,
+                         size_t copy_cap, int32_t *best_index, uint32_t *best_distance) {
     const size_t buckets = (size_t)1 << bits;
     const int used = tables < 32 ? tables : 32;
+#define LSH_COPIED(size) (copies != NULL && (size) > copy_line && (size) <= copy_cap)
     uint32_t key[LSH_BATCH][32], lo[LSH_BATCH][32], hi[LSH_BATCH][32];
     for (size_t first = 0; first < query_count; first += LSH_BATCH) {
         const size_t n = query_count - first < LSH_BATCH ? query_count - first : LSH_BATCH;
@@ -286,9 +288,14 @@ void glimpse_lsh_nearest(const uint64_t *queries, size_t query_count, const uint
                 if (hi[b][t] > lo[b][t]) __builtin_prefetch(entries + (size_t)t * count + lo[b][t], 0, 0);
             }
         }
-        // Prefetch the candidates.
+        // Prefetch the candidates (a copied bucket's first descriptors; the rest stream in order).
         for (size_t b = 0; b < n; b++) {
             for (int t = 0; t < used; t++) {
+                const size_t size = hi[b][t] - lo[b][t];
+                if (LSH_COPIED(size)) {
+                    __builtin_prefetch(copies + 4 * (size_t)copy_starts[(size_t)t * buckets + key[b][t]], 0, 0);
+                    continue;
+                }
                 const uint32_t *e = entries + (size_t)t * count;
                 for (uint32_t k = lo[b][t]; k < hi[b][t]; k++) __builtin_prefetch(refs + 4 * (size_t)e[k], 0, 0);
             }
@@ -301,12 +308,24 @@ void glimpse_lsh_nearest(const uint64_t *queries, size_t query_count, const uint
                 if (hi[b][t] == lo[b][t]) continue;
                 int32_t found = -1;
                 uint32_t distance = 257, second = 257;
-                glimpse_hamming_best2_indexed(queries + 4 * (first + b), refs, entries + (size_t)t * count + lo[b][t],
-                                              hi[b][t] - lo[b][t], &found, &distance, &second);
+                const size_t size = hi[b][t] - lo[b][t];
+                const uint32_t *bucket = entries + (size_t)t * count + lo[b][t];
+                if (LSH_COPIED(size)) {
+                    // The same descriptors in the same order, read from one contiguous run: the same answer.
+                    int32_t at = -1;
+                    glimpse_hamming_best2(queries + 4 * (first + b),
+                                          copies + 4 * (size_t)copy_starts[(size_t)t * buckets + key[b][t]], size,
+                                          &at, &distance, &second);
+                    found = at >= 0 ? (int32_t)bucket[at] : -1;
+                } else {
+                    glimpse_hamming_best2_indexed(queries + 4 * (first + b), refs, bucket, size, &found, &distance,
+                                                  &second);
+                }
                 if (distance < best) { best = distance; index = found; }
             }
             best_index[first + b] = index;
             best_distance[first + b] = best;
         }
     }
+#undef LSH_COPIED
 }

@@ -22,6 +22,23 @@ public struct LSHIndex: Sendable {
     let entries: [UInt32]
     /// The number of indexed descriptors.
     public let count: Int
+    /// The crowded buckets' descriptors in contiguous runs (``copyingCrowdedBuckets(of:over:upTo:)``), or `nil`.
+    private(set) var crowded: CrowdedBuckets?
+
+    /// Copies of the descriptors of every bucket with more than `line` and at most `cap` entries, each bucket's
+    /// in its entry order in one run, so that a lookup reads a crowded bucket at memory speed instead of one
+    /// cache miss per entry. Derived from the indexed descriptors, never stored.
+    struct CrowdedBuckets: Sendable {
+        /// Buckets of more than this many entries are copied...
+        let line: Int
+        /// ...up to this many.
+        let cap: Int
+        /// For each table and bucket (`tableCount × 2^bits`), the descriptor at which its run starts in
+        /// `words` (meaningful for copied buckets only).
+        let starts: [UInt32]
+        /// The runs, four words a descriptor.
+        let words: [UInt64]
+    }
 
     /// Builds an index over every descriptor in `words` (four words each).
     ///
@@ -226,8 +243,11 @@ public struct LSHIndex: Sendable {
                                     guard let qb = q.baseAddress, let rb = r.baseAddress, let eb = en.baseAddress,
                                           let sb = st.baseAddress, let pb = pos.baseAddress, let bip = bi.baseAddress,
                                           let bdp = bd.baseAddress else { return }
-                                    glimpse_lsh_nearest(
-                                        qb, m, rb, eb, sb, pb, Int32(tablesUsed), Int32(bits), count, cap, bip, bdp)
+                                    Self.withCrowdedRuns(crowded) { copies, copyStarts, line, copyCap in
+                                        glimpse_lsh_nearest(
+                                            qb, m, rb, eb, sb, pb, Int32(tablesUsed), Int32(bits), count, cap,
+                                            copies, copyStarts, line, copyCap, bip, bdp)
+                                    }
                                 }
                             }
                         }
@@ -238,8 +258,71 @@ public struct LSHIndex: Sendable {
         return (0..<m).map { (index[$0], distance[$0]) }
     }
 
-    /// Bytes held by the tables (offsets and entries).
+    /// Calls `body` with the crowded buckets' runs, their starts, line and cap (`nil` pointers and zeros
+    /// without copies), for the lookup kernel.
+    private static func withCrowdedRuns(
+        _ crowded: CrowdedBuckets?,
+        _ body: (UnsafePointer<UInt64>?, UnsafePointer<UInt32>?, Int, Int) -> Void
+    ) {
+        guard let crowded, !crowded.words.isEmpty else { return body(nil, nil, 0, 0) }
+        crowded.words.withUnsafeBufferPointer { runs in
+            crowded.starts.withUnsafeBufferPointer { runStarts in
+                body(runs.baseAddress, runStarts.baseAddress, crowded.line, crowded.cap)
+            }
+        }
+    }
+
+    /// Bytes held by the tables (offsets and entries) and the crowded buckets' copies.
     public var memoryBytes: Int {
-        (starts.count + entries.count) * MemoryLayout<UInt32>.size
+        (starts.count + entries.count + (crowded?.starts.count ?? 0)) * MemoryLayout<UInt32>.size
+            + (crowded?.words.count ?? 0) * MemoryLayout<UInt64>.size
+    }
+
+    /// This index with the descriptors of every bucket holding more than `line` and at most `cap` entries
+    /// copied into contiguous runs (none when `line` is 0 or `cap` is not above it): a lookup then scans such
+    /// a bucket in one sequential read, with the same answer, so buckets too crowded to scan entry by entry
+    /// (``VisionConfiguration/lshContiguousBucketLine``) can be searched instead of skipped.
+    ///
+    /// - Parameter words: the descriptors the index was built from (four words each).
+    public func copyingCrowdedBuckets(of words: [UInt64], over line: Int, upTo cap: Int) -> LSHIndex {
+        precondition(words.count == 4 * count, "words must be the indexed descriptors")
+        var copy = self
+        copy.crowded = nil
+        guard line > 0, cap > line else { return copy }
+        let buckets = 1 << bits
+        var runStarts = [UInt32](repeating: 0, count: tableCount * buckets)
+        var total = 0
+        for t in 0..<tableCount {
+            let base = t * (buckets + 1)
+            for b in 0..<buckets {
+                let size = Int(starts[base + b + 1] &- starts[base + b])
+                guard size > line, size <= cap else { continue }
+                // All or nothing: a run that a 32-bit start cannot name leaves the index without copies.
+                guard total <= Int(UInt32.max) else { return copy }
+                runStarts[t * buckets + b] = UInt32(total)
+                total += size
+            }
+        }
+        var runs = [UInt64](repeating: 0, count: 4 * total)
+        runs.withUnsafeMutableBufferPointer { out in
+            words.withUnsafeBufferPointer { w in
+                var at = 0
+                for t in 0..<tableCount {
+                    let base = t * (buckets + 1)
+                    for b in 0..<buckets {
+                        let lo = Int(starts[base + b]), hi = Int(starts[base + b + 1])
+                        guard hi - lo > line, hi - lo <= cap else { continue }
+                        for k in lo..<hi {
+                            // Entries name indexed descriptors (< count), checked by the loader for a stored index.
+                            let d = 4 * Int(entries[t * count + k])
+                            out[at] = w[d]; out[at + 1] = w[d + 1]; out[at + 2] = w[d + 2]; out[at + 3] = w[d + 3]
+                            at += 4
+                        }
+                    }
+                }
+            }
+        }
+        copy.crowded = CrowdedBuckets(line: line, cap: cap, starts: runStarts, words: runs)
+        return copy
     }
 }

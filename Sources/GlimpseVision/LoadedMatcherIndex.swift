@@ -102,8 +102,8 @@ struct LoadedMatcherIndex {
         let slots = try openSlots(path: path, keypointSlots: keypointSlots, count: n, configuration: configuration)
         let segment = ReferenceSegment(
             groups: groups, keys: keys, longSides: longSides, sizes: sizes,
-            descriptorStarts: descriptorStarts.map { Int($0) }, words: words, points: points, owners: owners, lsh: lsh,
-            lshWords: lshWords, lshDescriptors: subset, prints: prints, printOwners: printOwners, printCodes: codes,
+            descriptorStarts: descriptorStarts.map { Int($0) }, words: words, points: points, owners: owners,
+            lsh: configuration.withCrowdedBucketsCopied(lsh, words: lshWords), lshWords: lshWords, lshDescriptors: subset, prints: prints, printOwners: printOwners, printCodes: codes,
             keypointSlots: slots, slotOf: slots == nil ? [] : slotOf)
         var calibration: PrintCalibrationState?
         if meta(.calibrated) == 1, nullPrints != nil, meta(.nullPrintsDigest) == MatcherIndexFile.digest(of: nullPrints) {

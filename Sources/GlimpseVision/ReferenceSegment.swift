@@ -82,7 +82,7 @@ struct ReferenceSegment: Sendable {
         }
         let lsh = base.map { LSHIndex(words: indexedWords, sharingBitsOf: $0) }
             ?? LSHIndex(words: indexedWords, tables: configuration.lshTables, minimumBits: configuration.lshBits)
-        return (indexedWords, subset, lsh)
+        return (indexedWords, subset, configuration.withCrowdedBucketsCopied(lsh, words: indexedWords))
     }
 
     /// A segment from its parts (a matcher index file's, checked by its loader to fit together).

@@ -68,6 +68,19 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// Buckets holding more descriptors than this are skipped by shortlist lookups (0 = never):
     /// crowded buckets hold generic, uninformative descriptors and cost most of the lookup time.
     public var lshBucketCap: Int
+    /// Buckets holding more descriptors than this (and no more than ``lshBucketCap``) are read from
+    /// contiguous copies of their descriptors, made when the shortlist index is built or loaded
+    /// (``LSHIndex/copyingCrowdedBuckets(of:over:upTo:)``), so that a large catalog can search buckets it
+    /// would otherwise skip as too slow to read entry by entry; 0 = no copies. The answers are those of
+    /// ``lshBucketCap`` alone; only the memory (32 bytes per copied entry) and the time differ.
+    public var lshContiguousBucketLine: Int = 0
+
+    /// The shortlist index `lsh` over `words` with the crowded buckets this configuration reads from
+    /// contiguous copies (``lshContiguousBucketLine``) copied.
+    func withCrowdedBucketsCopied(_ lsh: LSHIndex, words: [UInt64]) -> LSHIndex {
+        lsh.copyingCrowdedBuckets(
+            of: words, over: lshContiguousBucketLine, upTo: lshBucketCap > 0 ? lshBucketCap : Int.max)
+    }
     /// The number of candidate places passed from the shortlist to geometric verification.
     public var shortlistSize: Int
     /// The number of candidates verified for the mirror image in the mirror cascade: the keypoint
@@ -220,6 +233,7 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
         try check(lshTables >= 1 && lshTables <= 32, "lshTables must be in 1...32, got \(lshTables)")
         try check(lshBits >= 4 && lshBits <= 24, "lshBits must be in 4...24, got \(lshBits)")
         try check(lshBucketCap >= 0, "lshBucketCap must be at least 0, got \(lshBucketCap)")
+        try check(lshContiguousBucketLine >= 0, "lshContiguousBucketLine must be at least 0, got \(lshContiguousBucketLine)")
         try check(shortlistSize >= 1, "shortlistSize must be at least 1, got \(shortlistSize)")
         try check(mirrorShortlistSize >= 1, "mirrorShortlistSize must be at least 1, got \(mirrorShortlistSize)")
         try check(mirrorProbeSize >= 0, "mirrorProbeSize must be at least 0, got \(mirrorProbeSize)")

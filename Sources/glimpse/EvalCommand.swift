@@ -99,14 +99,24 @@ struct EvalCommand: AsyncParsableCommand {
     var printedShortlistTables: Int?
 
     @Option(name: .customLong("lsh-bucket-cap"), help: ArgumentHelp(
-        "The keypoint shortlist skips hash buckets holding more than N descriptors (default 64, 0: none skipped).",
+        "The keypoint shortlist skips hash buckets holding more than N descriptors (default 64, with --keypoint-slots 256; 0: none skipped).",
         valueName: "N", visibility: .hidden))
     var lshBucketCap: Int?
+
+    @Option(name: .customLong("lsh-contiguous-line"), help: ArgumentHelp(
+        "Read hash buckets holding more than N descriptors (and no more than the bucket cap) from contiguous copies of their descriptors (default 0, with --keypoint-slots 64; 0: no copies).",
+        valueName: "N", visibility: .hidden))
+    var lshContiguousLine: Int?
 
     @Option(name: .customLong("print-vote-depth"), help: ArgumentHelp(
         "With print codes: verify the most-voted references among the N groups nearest by print too (default 64, 0: off).",
         valueName: "N", visibility: .hidden))
     var printVoteDepth: Int?
+
+    @Option(name: .customLong("print-agreement-depth"), help: ArgumentHelp(
+        "In the compact regime with print codes: rank the N groups nearest by print by keypoint agreement when the print's own nearest do not decide (default 64, 0: off).",
+        valueName: "N", visibility: .hidden))
+    var printAgreementDepth: Int?
 
     @Option(name: .customLong("print-code-line"), help: ArgumentHelp(
         "Keep the references' print views as one-bit codes in an inverted file once they number at least N (default 4096).",
@@ -160,7 +170,9 @@ struct EvalCommand: AsyncParsableCommand {
         if let shortlistSize { vision.shortlistSize = shortlistSize }
         if let printCodeLine { vision.printCodeLine = printCodeLine }
         if let printVoteDepth { vision.printVoteDepth = printVoteDepth }
+        if let printAgreementDepth { vision.printAgreementDepth = printAgreementDepth }
         if let lshBucketCap { vision.lshBucketCap = lshBucketCap }
+        if let lshContiguousLine { vision.lshContiguousBucketLine = lshContiguousLine }
         if let printCodeProbe { vision.printCodeProbe = printCodeProbe }
         if let printCodeShortlist { vision.printCodeShortlist = printCodeShortlist }
         if let printedShortlistTables { vision.printedShortlistTables = printedShortlistTables }

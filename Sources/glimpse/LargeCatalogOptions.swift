@@ -12,13 +12,20 @@ struct LargeCatalogOptions: ParsableArguments {
     static let compactIndexedKeypoints = 128
     /// See ``compactReferenceKeypoints``.
     static let compactTables = 3
+    /// The compact regime's shortlist searches buckets of up to this many descriptors (the default skips those
+    /// of more than 64), reading those of more than ``compactContiguousBucketLine`` from contiguous copies:
+    /// at 10⁵–10⁶ the crowded buckets hold many places' true matches
+    /// (`Benchmarks/results/2026-12-07-contiguous-buckets.md`).
+    static let compactBucketCap = 256
+    /// See ``compactBucketCap``.
+    static let compactContiguousBucketLine = 64
 
     @Option(name: .customLong("keypoint-slots"), help: ArgumentHelp("""
         For catalogs of 100,000 photos and more: write each reference photo's keypoints to this file (replaced at \
         every build; kept beside --matcher-index, which loads it again) and verify from it, holding in memory \
         only the keypoints the shortlist indexes. Unless set otherwise it keeps \
         \(Self.compactReferenceKeypoints) keypoints a photo, indexes \(Self.compactIndexedKeypoints) and builds \
-        \(Self.compactTables) hash tables: about 8.6 KB of memory a photo instead of 73-107 KB. On a store, \
+        \(Self.compactTables) hash tables: about 11 KB of memory a photo instead of 73-107 KB. On a store, \
         give --matcher-index too, or each start rebuilds both.
         """, valueName: "file"))
     var keypointSlots: String?
@@ -63,6 +70,10 @@ struct LargeCatalogOptions: ParsableArguments {
         }
         if let limit = indexedKeypoints ?? (compact ? Self.compactIndexedKeypoints : nil) {
             vision.indexedKeypointLimit = limit
+        }
+        if compact {
+            vision.lshBucketCap = Self.compactBucketCap
+            vision.lshContiguousBucketLine = Self.compactContiguousBucketLine
         }
         if let tables = lshTables ?? (compact ? Self.compactTables : nil) {
             vision.lshTables = tables

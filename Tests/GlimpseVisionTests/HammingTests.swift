@@ -152,4 +152,46 @@ import Testing
         #expect(uncapped[0].index == trueIndex)
         #expect(capped[0].index != trueIndex)
     }
+
+    /// Crowded buckets read from contiguous copies give the very answers of reading them entry by entry, ties
+    /// included, under every cap: copied buckets within the copies' range, the rest as before (skipped over
+    /// the query's cap, else read entry by entry).
+    @Test func crowdedBucketsReadFromTheirCopiesGiveTheSameAnswers() {
+        var rng = TestRandom(state: 31)
+        var refs = Self.randomDescriptors(3000, seed: 32)
+        var centres: [[UInt64]] = []
+        // Six clusters of 40 to 540 near copies (3 bits away), each with an exact duplicate for ties.
+        for c in 0..<6 {
+            let centre = Self.randomDescriptors(1, seed: 40 + UInt64(c))
+            centres.append(centre)
+            for _ in 0..<(40 + 100 * c) {
+                var d = centre
+                for _ in 0..<3 { let b = Int(rng.next() % 256); d[b / 64] ^= 1 << UInt64(b % 64) }
+                refs.append(contentsOf: d)
+                if rng.next() % 16 == 0 { refs.append(contentsOf: d) }
+            }
+        }
+        var queries: [UInt64] = []
+        for centre in centres {
+            for _ in 0..<20 {
+                var d = centre
+                for _ in 0..<Int(rng.next() % 12) { let b = Int(rng.next() % 256); d[b / 64] ^= 1 << UInt64(b % 64) }
+                queries.append(contentsOf: d)
+            }
+        }
+        queries.append(contentsOf: Self.randomDescriptors(50, seed: 33))
+        let plain = LSHIndex(words: refs, tables: 4, minimumBits: 8)
+        let copied = plain.copyingCrowdedBuckets(of: refs, over: 32, upTo: 256)
+        let copiedEntries = (copied.memoryBytes - plain.memoryBytes - 4 * 4 * (1 << plain.bits)) / 32
+        #expect(copiedEntries > 0)
+        for cap in [16, 64, 256, 400, 0] {
+            let before = plain.nearest(queries: queries, references: refs, bucketCap: cap)
+            let after = copied.nearest(queries: queries, references: refs, bucketCap: cap)
+            #expect(before.map(\.index) == after.map(\.index), "cap \(cap)")
+            #expect(before.map(\.distance) == after.map(\.distance), "cap \(cap)")
+        }
+        // Nothing is copied without a line, or with a cap not above it.
+        #expect(plain.copyingCrowdedBuckets(of: refs, over: 0, upTo: 256).memoryBytes == plain.memoryBytes)
+        #expect(plain.copyingCrowdedBuckets(of: refs, over: 64, upTo: 64).memoryBytes == plain.memoryBytes)
+    }
 }

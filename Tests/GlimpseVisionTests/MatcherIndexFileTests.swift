@@ -42,6 +42,26 @@ import Testing
         #expect(edited.match(MatcherUpdateTests.photos[1].query).accepted == nil)
     }
 
+    /// Copies of crowded buckets are derived, never stored: a matcher configured for them has them whether
+    /// built or loaded, and answers as one without them.
+    @Test func crowdedBucketCopiesAreMadeAtBuildAndAtLoadAndChangeNoAnswer() throws {
+        var copying = Self.configuration
+        copying.lshContiguousBucketLine = 1
+        let folder = try TemporaryDirectory()
+        let path = folder.file("matcher.index")
+        let plain = VisualMatcher(keyedReferences: Self.references, configuration: Self.configuration)
+        let built = VisualMatcher(keyedReferences: Self.references, configuration: copying)
+        try built.saveIndex(to: path, tag: Self.tag)
+        let loaded = try VisualMatcher.loadIndex(from: path, tag: Self.tag, configuration: copying)
+        for matcher in [built, loaded] {
+            let lsh = try #require(matcher.segments.first?.lsh)
+            #expect(lsh.crowded.map { !$0.words.isEmpty } == true)
+            #expect(Self.answersAlike(matcher, plain))
+        }
+        #expect(plain.segments.first?.lsh.crowded == nil)
+        #expect(loaded.memoryBytes == built.memoryBytes && built.memoryBytes > plain.memoryBytes)
+    }
+
     @Test func anEditedMatcherIsSavedCompacted() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("matcher.index")

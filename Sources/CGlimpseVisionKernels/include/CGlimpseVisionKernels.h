@@ -45,11 +45,15 @@ int glimpse_hamming_best2_all(const uint64_t *queries, size_t query_count, const
 /// with it in any of `tables` (at most 32) LSH tables of `bits`-bit keys over `count` descriptors at `refs`:
 /// key bit j of table t is descriptor bit `positions[t * bits + j]`; table t's bucket k holds
 /// `entries[t * count + starts[t * (2^bits + 1) + k] ..< ... + k + 1]`; buckets with more than `cap` entries
-/// are skipped. Writes the winning descriptor index (-1 when every bucket was empty or skipped) and its
-/// distance (257 then); ties go to the earlier table, then to the earlier entry.
+/// are skipped. With `copies` (else NULL), a bucket of more than `copy_line` and at most `copy_cap` entries is
+/// read from its contiguous copy instead, the same descriptors in the same order, starting at descriptor
+/// `copy_starts[t * 2^bits + k]` of `copies`: the same answer without a cache miss per entry. Writes the
+/// winning descriptor index (-1 when every bucket was empty or skipped) and its distance (257 then); ties go to
+/// the earlier table, then to the earlier entry.
 void glimpse_lsh_nearest(const uint64_t *queries, size_t query_count, const uint64_t *refs, const uint32_t *entries,
                          const uint32_t *starts, const int32_t *positions, int tables, int bits, size_t count,
-                         size_t cap, int32_t *best_index, uint32_t *best_distance);
+                         size_t cap, const uint64_t *copies, const uint32_t *copy_starts, size_t copy_line,
+                         size_t copy_cap, int32_t *best_index, uint32_t *best_distance);
 
 /// Writes the distance from `query` to each of `count` contiguous descriptors at `refs` into `out`.
 void glimpse_hamming_many(const uint64_t *query, const uint64_t *refs, size_t count, uint16_t *out);

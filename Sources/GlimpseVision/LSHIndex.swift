@@ -290,13 +290,15 @@ public struct LSHIndex: Sendable {
         copy.crowded = nil
         guard line > 0, cap > line else { return copy }
         let buckets = 1 << bits
+        // The kernel's own test (`LSH_COPIED`): which buckets have a run.
+        func copied(_ size: Int) -> Bool { size > line && size <= cap }
         var runStarts = [UInt32](repeating: 0, count: tableCount * buckets)
         var total = 0
         for t in 0..<tableCount {
             let base = t * (buckets + 1)
             for b in 0..<buckets {
                 let size = Int(starts[base + b + 1] &- starts[base + b])
-                guard size > line, size <= cap else { continue }
+                guard copied(size) else { continue }
                 // All or nothing: a run that a 32-bit start cannot name leaves the index without copies.
                 guard total <= Int(UInt32.max) else { return copy }
                 runStarts[t * buckets + b] = UInt32(total)
@@ -311,7 +313,7 @@ public struct LSHIndex: Sendable {
                     let base = t * (buckets + 1)
                     for b in 0..<buckets {
                         let lo = Int(starts[base + b]), hi = Int(starts[base + b + 1])
-                        guard hi - lo > line, hi - lo <= cap else { continue }
+                        guard copied(hi - lo) else { continue }
                         for k in lo..<hi {
                             // Entries name indexed descriptors (< count), checked by the loader for a stored index.
                             let d = 4 * Int(entries[t * count + k])

@@ -103,7 +103,8 @@ struct LoadedMatcherIndex {
         let segment = ReferenceSegment(
             groups: groups, keys: keys, longSides: longSides, sizes: sizes,
             descriptorStarts: descriptorStarts.map { Int($0) }, words: words, points: points, owners: owners,
-            lsh: configuration.withCrowdedBucketsCopied(lsh, words: lshWords), lshWords: lshWords, lshDescriptors: subset, prints: prints, printOwners: printOwners, printCodes: codes,
+            lsh: configuration.withCrowdedBucketsCopied(lsh, words: lshWords), lshWords: lshWords,
+            lshDescriptors: subset, prints: prints, printOwners: printOwners, printCodes: codes,
             keypointSlots: slots, slotOf: slots == nil ? [] : slotOf)
         var calibration: PrintCalibrationState?
         if meta(.calibrated) == 1, nullPrints != nil, meta(.nullPrintsDigest) == MatcherIndexFile.digest(of: nullPrints) {

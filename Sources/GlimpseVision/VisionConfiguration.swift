@@ -74,13 +74,6 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// would otherwise skip as too slow to read entry by entry; 0 = no copies. The answers are those of
     /// ``lshBucketCap`` alone; only the memory (32 bytes per copied entry) and the time differ.
     public var lshContiguousBucketLine: Int = 0
-
-    /// The shortlist index `lsh` over `words` with the crowded buckets this configuration reads from
-    /// contiguous copies (``lshContiguousBucketLine``) copied.
-    func withCrowdedBucketsCopied(_ lsh: LSHIndex, words: [UInt64]) -> LSHIndex {
-        lsh.copyingCrowdedBuckets(
-            of: words, over: lshContiguousBucketLine, upTo: lshBucketCap > 0 ? lshBucketCap : Int.max)
-    }
     /// The number of candidate places passed from the shortlist to geometric verification.
     public var shortlistSize: Int
     /// The number of candidates verified for the mirror image in the mirror cascade: the keypoint
@@ -297,4 +290,13 @@ extension VisionConfiguration {
 
     /// The share below ``queryMaxLongSide`` that ``queryDecoding`` accepts for a JPEG.
     public static let queryDecodingSlack = 0.05
+}
+
+extension VisionConfiguration {
+    /// The shortlist index `lsh` over `words` with the crowded buckets this configuration reads from
+    /// contiguous copies (``lshContiguousBucketLine``) copied.
+    func withCrowdedBucketsCopied(_ lsh: LSHIndex, words: [UInt64]) -> LSHIndex {
+        lsh.copyingCrowdedBuckets(
+            of: words, over: lshContiguousBucketLine, upTo: lshBucketCap > 0 ? lshBucketCap : Int.max)
+    }
 }

@@ -1,4 +1,5 @@
-// The package's only memory mapping: `mmap`, `munmap` and `madvise` are called here and nowhere else.
+// The package's only memory mapping: `mmap`, `munmap` and `madvise` on mappings are called here and nowhere else
+// (heap memory has its one `madvise` in `HugePages.swift`).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

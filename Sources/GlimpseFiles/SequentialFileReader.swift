@@ -54,6 +54,8 @@ public final class SequentialFileReader {
         var failure: FileError?
         let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             do throws(FileError) {
+                // A large array (an index's descriptors or tables) is read at random once loaded.
+                HugePages.adviseBeforeFilling(UnsafeMutableRawBufferPointer(buffer))
                 try read(into: UnsafeMutableRawBufferPointer(buffer))
                 initialized = count
             } catch {

@@ -1,5 +1,6 @@
 import CGlimpseVisionKernels
 import GlimpseBasics
+import GlimpseFiles
 
 /// Locality-sensitive hashing over 256-bit descriptors: each table keys a descriptor by a fixed
 /// subset of its bits, so near descriptors tend to share a bucket in at least one table.
@@ -272,6 +273,17 @@ public struct LSHIndex: Sendable {
         }
     }
 
+    /// Asks for the tables and the crowded buckets' copies to be backed by huge pages (``HugePages``): a lookup
+    /// reads them at random.
+    func adviseHugePages() {
+        HugePages.advise(starts)
+        HugePages.advise(entries)
+        if let crowded {
+            HugePages.advise(crowded.starts)
+            HugePages.advise(crowded.words)
+        }
+    }
+
     /// Bytes held by the tables (offsets and entries) and the crowded buckets' copies.
     public var memoryBytes: Int {
         (starts.count + entries.count + (crowded?.starts.count ?? 0)) * MemoryLayout<UInt32>.size
@@ -305,10 +317,12 @@ public struct LSHIndex: Sendable {
                 total += size
             }
         }
-        var runs = [UInt64](repeating: 0, count: 4 * total)
-        runs.withUnsafeMutableBufferPointer { out in
+        // No bucket that crowded: nothing to copy, and no table of run starts to hold.
+        guard total > 0 else { return copy }
+        let runs = [UInt64](unsafeUninitializedCapacity: 4 * total) { out, initialized in
+            HugePages.adviseBeforeFilling(UnsafeMutableRawBufferPointer(out))
+            var at = 0
             words.withUnsafeBufferPointer { w in
-                var at = 0
                 for t in 0..<tableCount {
                     let base = t * (buckets + 1)
                     for b in 0..<buckets {
@@ -323,6 +337,8 @@ public struct LSHIndex: Sendable {
                     }
                 }
             }
+            // Every copied bucket's entries were written: `at` is 4 × total, as counted above.
+            initialized = at
         }
         copy.crowded = CrowdedBuckets(line: line, cap: cap, starts: runStarts, words: runs)
         return copy

@@ -1,4 +1,5 @@
 import GlimpseIndex
+import GlimpseFiles
 
 /// A segment's reference views kept as one-bit sign codes in an inverted file, for catalogs whose prints
 /// as floats would not fit: 10⁶ references of 7 views of 1,280 values are 35.8 GB as floats, and here
@@ -182,6 +183,14 @@ struct PrintCodes: Sendable {
         index.shortlist(query.vector, probe: search.probe, shortlist: search.shortlist).map { candidate in
             (candidate.id, estimate(query, row: candidate.id))
         }
+    }
+
+    /// Asks for the codes and their lists to be backed by huge pages (``HugePages``).
+    func adviseHugePages() {
+        HugePages.advise(index.codes)
+        HugePages.advise(index.entryIDs)
+        HugePages.advise(scales)
+        HugePages.advise(rowEntries)
     }
 
     /// Bytes held.

@@ -1,5 +1,6 @@
 import GlimpseIndex
 import GlimpseFeaturePrint
+import GlimpseFiles
 /// One immutable block of references with its own shortlist index: the unit a ``VisualMatcher`` is
 /// built from. A matcher built at once has one segment; references added while it serves go into a
 /// small second segment keyed by the first one's bits, so an addition never rebuilds the large one.
@@ -108,6 +109,18 @@ struct ReferenceSegment: Sendable {
         self.referencesByGroup = printCodes == nil ? [] : Self.byGroup(groups)
         self.keypointSlots = keypointSlots
         self.slotOf = slotOf
+        adviseHugePages()
+    }
+
+    /// Asks for the large arrays a query reads at random to be backed by huge pages (``HugePages``); a small
+    /// segment's are left alone.
+    private func adviseHugePages() {
+        HugePages.advise(words)
+        HugePages.advise(points)
+        HugePages.advise(owners)
+        HugePages.advise(lshWords)
+        lsh.adviseHugePages()
+        printCodes?.adviseHugePages()
     }
 
     /// The reference numbers ordered by `groups[r]`, then by `r`.

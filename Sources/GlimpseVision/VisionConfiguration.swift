@@ -72,8 +72,10 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// contiguous copies of their descriptors, made when the shortlist index is built or loaded
     /// (``LSHIndex/copyingCrowdedBuckets(of:over:upTo:)``), so that a large catalog can search buckets it
     /// would otherwise skip as too slow to read entry by entry; 0 = no copies. The answers are those of
-    /// ``lshBucketCap`` alone; only the memory (32 bytes per copied entry) and the time differ.
-    public var lshContiguousBucketLine: Int = 0
+    /// ``lshBucketCap`` alone; only the memory (32 bytes per copied entry) and the time differ. 32 by default:
+    /// at 10⁴ references that halves the shortlist's time for a third more memory, and at 91 it costs 3 MB
+    /// (`Benchmarks/results/2026-12-07-huge-pages.md`); the compact regime copies from 64.
+    public var lshContiguousBucketLine: Int = 32
     /// The number of candidate places passed from the shortlist to geometric verification.
     public var shortlistSize: Int
     /// The number of candidates verified for the mirror image in the mirror cascade: the keypoint

@@ -104,7 +104,7 @@ struct EvalCommand: AsyncParsableCommand {
     var lshBucketCap: Int?
 
     @Option(name: .customLong("lsh-contiguous-line"), help: ArgumentHelp(
-        "Read hash buckets holding more than N descriptors (and no more than the bucket cap) from contiguous copies of their descriptors (default 0, with --keypoint-slots 64; 0: no copies).",
+        "Read hash buckets holding more than N descriptors (and no more than the bucket cap) from contiguous copies of their descriptors (default 32, with --keypoint-slots 64; 0: no copies).",
         valueName: "N", visibility: .hidden))
     var lshContiguousLine: Int?
 

@@ -45,11 +45,12 @@ import Testing
     /// Copies of crowded buckets are derived, never stored: a matcher configured for them has them whether
     /// built or loaded, and answers as one without them.
     @Test func crowdedBucketCopiesAreMadeAtBuildAndAtLoadAndChangeNoAnswer() throws {
-        var copying = Self.configuration
+        var copying = Self.configuration, uncopied = Self.configuration
         copying.lshContiguousBucketLine = 1
+        uncopied.lshContiguousBucketLine = 0
         let folder = try TemporaryDirectory()
         let path = folder.file("matcher.index")
-        let plain = VisualMatcher(keyedReferences: Self.references, configuration: Self.configuration)
+        let plain = VisualMatcher(keyedReferences: Self.references, configuration: uncopied)
         let built = VisualMatcher(keyedReferences: Self.references, configuration: copying)
         try built.saveIndex(to: path, tag: Self.tag)
         let loaded = try VisualMatcher.loadIndex(from: path, tag: Self.tag, configuration: copying)

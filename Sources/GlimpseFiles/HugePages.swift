@@ -10,7 +10,8 @@ import Glibc
 /// with 4 KB pages nearly every touch also misses the processor's translation cache, and at 10⁶ the page
 /// tables themselves (16 MB for 8 GB) no longer stay in its caches. Linux gives 2 MB pages to heap memory
 /// only when asked (`transparent_hugepage` set to `madvise`, the usual default), so Glimpse asks
-/// (`Benchmarks/results/2026-12-07-huge-pages.md`: the keypoint shortlist about a fifth faster at 10⁴ and 10⁶).
+/// (`Benchmarks/results/2026-12-07-huge-pages.md`: the keypoint shortlist about a tenth faster at 10⁴ and a
+/// third at 10⁶).
 ///
 /// The advice never changes an array's contents or lifetime, and a system that refuses it (an older kernel,
 /// huge pages turned off, no free 2 MB blocks) leaves the memory as it was.

@@ -47,6 +47,36 @@ public enum CompactFeatures {
         return kept
     }
 
+    /// The positions in `features` of at most `limit` keypoints chosen as ``keptIndices(_:limit:cells:)``
+    /// chooses them, but from the middle of the picture: from the keypoints inside the centred box of
+    /// `central` of each side, or, when it holds fewer than `limit`, inside the smallest box grown in steps of
+    /// a tenth of a side that holds that many. With `central` 1 (or more) this is ``keptIndices(_:limit:cells:)``.
+    ///
+    /// A camera picture of a place rarely shows the edges of its reference photo: it is framed tighter, tilted,
+    /// or taken from nearer. Of the keypoints a verified match uses, nearly all lie in the middle half of
+    /// each side of the reference (`Benchmarks/results/2026-12-07-central-indexed-keypoints.md`), so the few
+    /// keypoints a large catalog indexes are taken there.
+    public static func centralIndices(_ features: ImageFeatures, limit: Int, cells: Int, central: Double) -> [Int] {
+        let limit = max(0, limit)
+        guard features.count > limit, central < 1 else { return keptIndices(features, limit: limit, cells: cells) }
+        let w = Double(max(1, features.width)), h = Double(max(1, features.height))
+        // Each keypoint's distance from the centre as a share of the half side (0 in the middle, 1 at an edge).
+        let reach = features.keypoints.map { k -> Double in
+            let x = abs(Double(k.x) / w - 0.5) * 2, y = abs(Double(k.y) / h - 0.5) * 2
+            let r = max(x, y)
+            return r.isFinite ? r : 1
+        }
+        var side = max(0, central)
+        var inside: [Int] = []
+        while true {
+            inside = reach.indices.filter { reach[$0] <= side }
+            if inside.count >= limit || side >= 1 { break }
+            side += 0.1
+        }
+        if inside.count < limit { inside = Array(reach.indices) }
+        return keptIndices(features.keeping(inside), limit: limit, cells: cells).map { inside[$0] }
+    }
+
     /// A position in the extraction image as a whole pixel of the level at `scale`; 0 for a value that
     /// is not finite (stored features are bytes from a file or a database).
     static func levelCoordinate(_ value: Float, _ scale: Float) -> Int32 {

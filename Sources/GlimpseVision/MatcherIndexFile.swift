@@ -71,7 +71,7 @@ public enum MatcherIndexFile {
     /// saved and looked for under: the extraction and index settings, the print network, and `source`.
     public static func tag(configuration: VisionConfiguration, printer: (any FeaturePrinting)?, source: String) -> String {
         "matcher-index/\(formatVersion);\(configuration.extractionFingerprint);refkp=\(configuration.referenceKeypointLimit ?? 0);"
-            + "indexedkp=\(configuration.indexedKeypointLimit ?? 0);lsh=\(configuration.lshTables)x\(configuration.lshBits);"
+            + "indexedkp=\(configuration.indexedKeypointLimit ?? 0)c\(configuration.indexedKeypointCentre);lsh=\(configuration.lshTables)x\(configuration.lshBits);"
             + "printcodes=\(configuration.printCodeLine)/r\(PrintRotation.rounds);"
             + "print=\(printer.map { "\($0.featurePrintDimension)/\($0.featurePrintIdentity)" } ?? "none");source=\(source)"
     }

@@ -78,7 +78,8 @@ struct ReferenceSegmentBuilder {
             } ?? reference.features
             let r = groups.count
             let kept = configuration.indexedKeypointLimit.map { limit in
-                CompactFeatures.keptIndices(features, limit: limit, cells: grid).sorted()
+                CompactFeatures.centralIndices(
+                    features, limit: limit, cells: grid, central: configuration.indexedKeypointCentre).sorted()
             }
             var slot: Int32 = -1
             if let keypointSlots,

@@ -28,6 +28,12 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// ``CompactFeatures/reduced(_:to:cells:)`` chooses them, while verification still compares all the
     /// reference keeps: a smaller index for very large catalogs. `nil`, the default, indexes them all.
     public var indexedKeypointLimit: Int? = nil
+    /// With ``indexedKeypointLimit``, the indexed keypoints are chosen from the centred box of this share of
+    /// each side of the reference, grown when it holds too few (``CompactFeatures/centralIndices(_:limit:cells:central:)``):
+    /// the part of a photo another picture of the place most often shows. 0.4 by default, where the indexed
+    /// keypoints of 159 photos of no catalog place held 2.7 times the verified matches of two strong camera-like
+    /// copies of each that a spread over the whole picture held; 1 spreads them over the whole picture.
+    public var indexedKeypointCentre: Double = 0.4
     /// A block of references holding at least this many feature-print views keeps them as one-bit codes in
     /// an inverted file instead of 32-bit floats (168 bytes a view instead of 5,120), and a query's print
     /// is compared with the codes of the lists nearest to it instead of every view: the line between the
@@ -215,6 +221,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
             try check(indexedKeypointLimit >= 8 && indexedKeypointLimit <= maxKeypoints,
                       "indexedKeypointLimit must be in 8...maxKeypoints (\(maxKeypoints)), got \(indexedKeypointLimit)")
         }
+        try check(indexedKeypointCentre > 0 && indexedKeypointCentre <= 1,
+                  "indexedKeypointCentre must be in (0, 1], got \(indexedKeypointCentre)")
         try check(printCodeLine >= 1, "printCodeLine must be at least 1, got \(printCodeLine)")
         try check(printCodeProbe >= 1 && printCodeProbe <= 256, "printCodeProbe must be in 1...256, got \(printCodeProbe)")
         try check(printVoteDepth >= 0, "printVoteDepth must be at least 0, got \(printVoteDepth)")

@@ -108,6 +108,11 @@ struct EvalCommand: AsyncParsableCommand {
         valueName: "N", visibility: .hidden))
     var lshContiguousLine: Int?
 
+    @Option(name: .customLong("indexed-keypoint-centre"), help: ArgumentHelp(
+        "With --keypoint-slots: choose the indexed keypoints from the centred box of this share of each side (default 0.4; 1: the whole picture).",
+        valueName: "share", visibility: .hidden))
+    var indexedKeypointCentre: Double?
+
     @Option(name: .customLong("print-vote-depth"), help: ArgumentHelp(
         "With print codes: verify the most-voted references among the N groups nearest by print too (default 64, 0: off).",
         valueName: "N", visibility: .hidden))
@@ -173,6 +178,7 @@ struct EvalCommand: AsyncParsableCommand {
         if let printAgreementDepth { vision.printAgreementDepth = printAgreementDepth }
         if let lshBucketCap { vision.lshBucketCap = lshBucketCap }
         if let lshContiguousLine { vision.lshContiguousBucketLine = lshContiguousLine }
+        if let indexedKeypointCentre { vision.indexedKeypointCentre = indexedKeypointCentre }
         if let printCodeProbe { vision.printCodeProbe = printCodeProbe }
         if let printCodeShortlist { vision.printCodeShortlist = printCodeShortlist }
         if let printedShortlistTables { vision.printedShortlistTables = printedShortlistTables }

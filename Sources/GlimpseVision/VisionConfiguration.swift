@@ -25,7 +25,8 @@ public struct VisionConfiguration: Sendable, Hashable, Codable {
     /// limit.
     public var referenceKeypointLimit: Int? = nil
     /// When set, the shortlist's vote indexes at most this many of each reference's keypoints, chosen as
-    /// ``CompactFeatures/reduced(_:to:cells:)`` chooses them, while verification still compares all the
+    /// ``CompactFeatures/reduced(_:to:cells:)`` chooses them from the middle of the picture
+    /// (``indexedKeypointCentre``), while verification still compares all the
     /// reference keeps: a smaller index for very large catalogs. `nil`, the default, indexes them all.
     public var indexedKeypointLimit: Int? = nil
     /// With ``indexedKeypointLimit``, the indexed keypoints are chosen from the centred box of this share of

@@ -113,9 +113,10 @@ extension APIRoutes {
 
     private func addPhoto(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
         try checkImageContentType(request)
-        let query = request.uri.queryParameters
-        let name = query.get("name")
-        let author = query.get("credit_author"), license = query.get("credit_license"), source = query.get("credit_source")
+        let name = try QueryParameter.single("name", of: request)
+        let author = try QueryParameter.single("credit_author", of: request)
+        let license = try QueryParameter.single("credit_license", of: request)
+        let source = try QueryParameter.single("credit_source", of: request)
         let credit = author == nil && license == nil && source == nil
             ? nil : PhotoCredit(author: author ?? "", license: license ?? "", source: source ?? "")
         return try await edit(request, context: context, kind: "add_photo", bodyLimit: limits.maxBodyBytes) {

@@ -10,7 +10,7 @@ import NIOFoundationEssentialsCompat
 extension APIRoutes {
     /// `GET /v1/entities?q=`: places and collections whose text matches.
     func search(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
-        guard let text = request.uri.queryParameters.get("q"), !text.isEmpty else {
+        guard let text = try QueryParameter.single("q", of: request), !text.isEmpty else {
             throw APIError.badRequest("missing_q", "pass the text to look for as ?q=")
         }
         let limit = try limitParameter(request)

@@ -123,10 +123,10 @@ extension APIRoutes {
     /// `GET /v1/query/next?cursor=`: the page after a cursor, through the query gate.
     func nextPage(_ request: Request, context: GlimpseRequestContext) async throws -> Response {
         let start = ContinuousClock.now
-        guard let cursor = request.uri.queryParameters.get("cursor"), !cursor.isEmpty else {
+        guard let cursor = try QueryParameter.single("cursor", of: request), !cursor.isEmpty else {
             throw APIError.badRequest("missing_cursor", "pass the `next` value of a previous answer as ?cursor=")
         }
-        let limit = request.uri.queryParameters.get("limit") == nil ? nil : try limitParameter(request)
+        let limit = try QueryParameter.single("limit", of: request) == nil ? nil : try limitParameter(request)
         let service = self.service
         var page = try await runQuery(on: context) {
             try await service.nextPage(cursor: cursor, limit: limit)
@@ -146,7 +146,7 @@ extension APIRoutes {
 
     /// `labels=a,b`: scene labels the caller already knows (repeatable, comma-separated).
     private func labelsParameter(_ request: Request) throws -> [String] {
-        request.uri.queryParameters.getAll("labels")
+        try QueryParameter.all("labels", of: request)
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -154,7 +154,7 @@ extension APIRoutes {
 
     /// `min_score=s`: the least score listed, 0…1 (absent: the accept line, 0.5).
     private func minScoreParameter(_ request: Request) throws -> Double? {
-        guard let text = request.uri.queryParameters.get("min_score") else { return nil }
+        guard let text = try QueryParameter.single("min_score", of: request) else { return nil }
         guard let value = Double(text), value.isFinite, (0...1).contains(value) else {
             throw APIError.badRequest(
                 "bad_min_score", "min_score is \(text); pass a number from 0 to 1 (0.5, the default, lists what is accepted)")
@@ -164,7 +164,7 @@ extension APIRoutes {
 
     /// `box=x,y,w,h`: the region of interest, as fractions of the picture's width and height.
     private func boxParameter(_ request: Request) throws -> ImageRegion? {
-        guard let text = request.uri.queryParameters.get("box") else { return nil }
+        guard let text = try QueryParameter.single("box", of: request) else { return nil }
         do throws(ImageRegionError) {
             return try ImageRegion(parsing: text)
         } catch {
@@ -174,7 +174,7 @@ extension APIRoutes {
 
     /// `explain=1` (or `true`): answer with the explain picture instead of the results.
     private func explainParameter(_ request: Request) throws -> Bool {
-        guard let text = request.uri.queryParameters.get("explain") else { return false }
+        guard let text = try QueryParameter.single("explain", of: request) else { return false }
         switch text.lowercased() {
         case "1", "true": return true
         case "0", "false": return false

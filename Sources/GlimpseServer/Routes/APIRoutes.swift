@@ -101,13 +101,9 @@ struct APIRoutes: Sendable {
         }
     }
 
-
-
-
-
     /// `limit=n`: the most results, 1 to the daemon's cap (absent: 10, or the cap when lower).
     func limitParameter(_ request: Request) throws -> Int {
-        guard let text = request.uri.queryParameters.get("limit") else { return min(10, limits.maxResultLimit) }
+        guard let text = try QueryParameter.single("limit", of: request) else { return min(10, limits.maxResultLimit) }
         guard let limit = Int(text), limit >= 1, limit <= limits.maxResultLimit else {
             throw APIError.badRequest(
                 "bad_limit", "limit is \(text); pass a whole number between 1 and \(limits.maxResultLimit)"

@@ -15,14 +15,6 @@ public enum CatalogText {
     public static let maxNameBytes = 256
     /// The longest collection summary or photo credit field, in UTF-8 bytes.
     public static let maxTextBytes = 4096
-    /// The most labels one place may have (each at most once).
-    public static let maxLabelsPerPlace = 64
-    /// The most photos one place may have.
-    public static let maxPhotosPerPlace = 64
-    /// The most collections one place may list.
-    public static let maxCollectionsPerPlace = 256
-    /// The most labels the vocabulary may hold.
-    public static let maxVocabulary = 4096
 
     /// Why `text` cannot be stored in a field of at most `maxBytes` UTF-8 bytes, or `nil` when it can.
     /// With `multiline`, line feeds, carriage returns and tabs are allowed.
@@ -61,9 +53,9 @@ public enum CatalogText {
         try check(entry.kind, kind: "place", id: id, field: "kind", maxBytes: maxNameBytes)
         try check(entry.region ?? "", kind: "place", id: id, field: "region", maxBytes: maxNameBytes)
         try check(entry.continent ?? "", kind: "place", id: id, field: "continent", maxBytes: maxNameBytes)
-        try checkCount(entry.labels.count, kind: "place", id: id, field: "labels", limit: maxLabelsPerPlace)
-        try checkCount(entry.photos.count, kind: "place", id: id, field: "photos", limit: maxPhotosPerPlace)
-        try checkCount(entry.collections.count, kind: "place", id: id, field: "collections", limit: maxCollectionsPerPlace)
+        try checkCount(entry.labels.count, kind: "place", id: id, field: "labels", limit: CatalogLimits.labelsPerPlace)
+        try checkCount(entry.photos.count, kind: "place", id: id, field: "photos", limit: CatalogLimits.photosPerPlace)
+        try checkCount(entry.collections.count, kind: "place", id: id, field: "collections", limit: CatalogLimits.collectionsPerPlace)
         var seen = Set<String>()
         for label in entry.labels where !seen.insert(label).inserted {
             throw .invalidText(kind: "place", id: id, field: "labels", reason: "lists label '\(label.prefix(64))' twice; list each once")
@@ -92,7 +84,7 @@ public enum CatalogText {
     ///
     /// - Throws: ``CatalogError/invalidText(kind:id:field:reason:)`` naming the first label at fault.
     public static func checkVocabulary(_ labels: [String]) throws(CatalogError) {
-        try checkCount(labels.count, kind: "catalog", id: "labels", field: "labels", limit: maxVocabulary)
+        try checkCount(labels.count, kind: "catalog", id: "labels", field: "labels", limit: CatalogLimits.vocabulary)
         for label in labels {
             if label.isEmpty { throw .invalidText(kind: "label", id: "", field: "text", reason: "is empty; remove it") }
             try check(label, kind: "label", id: String(label.prefix(64)), field: "text", maxBytes: maxNameBytes)

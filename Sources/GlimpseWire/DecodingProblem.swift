@@ -14,6 +14,8 @@ public enum DecodingProblem {
             "\(expected(type)) expected at \(path(context.codingPath)), found null"
         case let DecodingError.dataCorrupted(context):
             context.codingPath.isEmpty ? "it is not valid JSON" : "a bad value at \(path(context.codingPath))"
+        case let error as BoundedList:
+            error.sentence
         case let error as CocoaError:
             error.localizedDescription
         default:

@@ -75,7 +75,7 @@ import Testing
         let many = Array(repeating: "water", count: 100_000)
         await #expect { try await store.apply(.putPlace(F.place("c", labels: many), photos: [F.photo("c1")], precondition: .none)) }
             throws: { Self.isTextRefusal($0, field: "labels") }
-        let tooMany = (0...CatalogText.maxVocabulary).map { "label-\($0)" }
+        let tooMany = (0...CatalogLimits.vocabulary).map { "label-\($0)" }
         await #expect { try await store.apply(.setLabels(tooMany, precondition: .none)) }
             throws: { Self.isTextRefusal($0, field: "labels") }
         #expect(try await store.read(featuresKey: nil).labels == ["water", "stone"])

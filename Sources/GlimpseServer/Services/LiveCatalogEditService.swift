@@ -190,9 +190,9 @@ public struct LiveCatalogEditService: CatalogEditService {
 
     /// Refuses more photos than a place may have, and the same bytes twice, before any is decoded.
     static func checkUploads(_ photos: [PhotoUpload], placeID: String) throws {
-        if photos.count > CatalogText.maxPhotosPerPlace {
+        if photos.count > CatalogLimits.photosPerPlace {
             throw StoreError.invalid(reason: "place '\(placeID)' would have \(photos.count) photos; "
-                + "at most \(CatalogText.maxPhotosPerPlace) are allowed")
+                + "at most \(CatalogLimits.photosPerPlace) are allowed")
         }
         let bySize = Dictionary(grouping: photos.indices, by: { photos[$0].bytes.count })
         for indices in bySize.values where indices.count > 1 {

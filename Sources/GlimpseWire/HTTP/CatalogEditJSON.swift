@@ -51,16 +51,17 @@ public struct PlaceEditJSON: Codable, Sendable, Equatable {
         case name, kind, region, continent, labels, collections, photos
     }
 
-    /// Decodes the flat form; `labels` and `collections` may be absent.
+    /// Decodes the flat form; `labels` and `collections` may be absent. A list longer than
+    /// ``CatalogLimits`` allows is refused (``BoundedList``) before its entries are decoded.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         fields = PlaceFields(
             name: try c.decode(String.self, forKey: .name), kind: try c.decode(String.self, forKey: .kind),
             region: try c.decodeIfPresent(String.self, forKey: .region),
             continent: try c.decodeIfPresent(String.self, forKey: .continent),
-            labels: try c.decodeIfPresent([String].self, forKey: .labels) ?? [],
-            collections: try c.decodeIfPresent([String].self, forKey: .collections) ?? [])
-        photos = try c.decodeIfPresent([PhotoUploadJSON].self, forKey: .photos)
+            labels: try c.decodeList(String.self, forKey: .labels, limit: CatalogLimits.labelsPerPlace) ?? [],
+            collections: try c.decodeList(String.self, forKey: .collections, limit: CatalogLimits.collectionsPerPlace) ?? [])
+        photos = try c.decodeList(PhotoUploadJSON.self, forKey: .photos, limit: CatalogLimits.photosPerPlace)
     }
 
     /// Encodes the flat form.
@@ -99,6 +100,22 @@ public struct LabelsJSON: Codable, Sendable, Equatable {
     public init(labels: [String], revision: Int64? = nil) {
         self.labels = labels
         self.revision = revision
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case labels, revision
+    }
+
+    /// Decodes a vocabulary, refusing one longer than ``CatalogLimits/vocabulary`` (``BoundedList``)
+    /// before its labels are decoded.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard let labels = try c.decodeList(String.self, forKey: .labels, limit: CatalogLimits.vocabulary) else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.labels, .init(codingPath: c.codingPath, debugDescription: "the vocabulary's labels"))
+        }
+        self.labels = labels
+        revision = try c.decodeIfPresent(Int64.self, forKey: .revision)
     }
 }
 

@@ -123,6 +123,14 @@ struct RequestGuardStateTests {
             (.end, .ignore),
             (.head([:], at: 1), .ignore)),
         Scenario(
+            "a declared JSON body over the limit is told to send a smaller JSON body, a picture a smaller image",
+            (.head([.contentLength: "5000", .contentType: "application/json"], at: 0),
+             .refuse(.bodyTooLarge(declared: 5000, advice: .json), answer: true, tellReader: true))),
+        Scenario(
+            "a declared picture over the limit is told to send a smaller image",
+            (.head([.contentLength: "5000", .contentType: "image/jpeg"], at: 0),
+             .refuse(.bodyTooLarge(declared: 5000, advice: .image), answer: true, tellReader: true))),
+        Scenario(
             "a body of exactly the limit passes",
             (.head([.contentLength: "1000"], at: 0), .forward),
             (.body(1_000), .forward),
@@ -345,6 +353,10 @@ struct RequestGuardStateTests {
             #expect(error.code == code)
             #expect(error.headers[.connection] == "close")
         }
+        let json = State.Refusal.bodyTooLarge(declared: 5_000, advice: .json).apiError(limits: Self.limits).message
+        #expect(json.contains("smaller JSON body") && !json.contains("image"), "\(json)")
+        let image = State.Refusal.bodyTooLarge(declared: 5_000, advice: .image).apiError(limits: Self.limits).message
+        #expect(image.hasSuffix("send a smaller image"), "\(image)")
         #expect(State.Refusal.headTimeout.apiError(limits: Self.limits).message.contains("head"))
         #expect(State.Refusal.bodyTimeout.apiError(limits: Self.limits).message.contains("body"))
     }

@@ -5,8 +5,9 @@ extension RequestGuardState {
     /// Why the guard cut a request short; each has its documented JSON error (``apiError(limits:)``).
     enum Refusal: Equatable {
         /// `413`: the body declares (`Content-Length`) or reaches more than the body limit (`nil`: it
-        /// grew past it without a declared length).
-        case bodyTooLarge(declared: Int?)
+        /// grew past it without a declared length); `advice` says what to send instead, from the body's
+        /// declared `Content-Type` when the head is refused.
+        case bodyTooLarge(declared: Int?, advice: APIError.BodyAdvice = .unknown)
         /// `413`: a chunk declares a size that takes the body past the limit (`nil`: past 2^64 - 1).
         case chunkTooLarge(declared: UInt64?)
         /// `408`: the request head did not arrive within the head deadline of its first byte.
@@ -39,7 +40,7 @@ extension RequestGuardState {
         /// The error the client is sent, with `Connection: close`.
         func apiError(limits: Limits) -> APIError {
             switch self {
-            case .bodyTooLarge(let declared): .bodyTooLarge(limit: limits.maxBodyBytes, declared: declared)
+            case .bodyTooLarge(let declared, let advice): .bodyTooLarge(limit: limits.maxBodyBytes, declared: declared, advice: advice)
             case .chunkTooLarge(let declared): .chunkTooLarge(limit: limits.maxBodyBytes, declared: declared)
             case .headTimeout: .headerTimeout(deadline: limits.headerTimeout)
             case .bodyTimeout: .requestTimeout(deadline: limits.requestDeadline)

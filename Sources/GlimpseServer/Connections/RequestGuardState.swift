@@ -174,7 +174,9 @@ struct RequestGuardState {
         }
         if let text = head.headerFields[.contentLength], let length = Int(text), length > limits.maxBodyBytes {
             phase = .closing
-            return .refuse(.bodyTooLarge(declared: length), answer: exchange.response == .notStarted, tellReader: true)
+            let advice = APIError.BodyAdvice(contentType: head.headerFields[.contentType])
+            return .refuse(
+                .bodyTooLarge(declared: length, advice: advice), answer: exchange.response == .notStarted, tellReader: true)
         }
         exchange.body = Body(bytes: 0, deadline: now + TimeAmount(limits.requestDeadline))
         exchange.asksClose = head.headerFields[.connection]?.lowercased() == "close"

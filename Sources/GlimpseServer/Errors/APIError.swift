@@ -59,13 +59,45 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
 }
 
 extension APIError {
+    /// What a client whose body was over its limit should send instead, by what the body is.
+    enum BodyAdvice: Equatable, Sendable {
+        /// A picture to look up or to add to a place.
+        case image
+        /// A JSON edit.
+        case json
+        /// A body of unknown kind.
+        case unknown
+
+        /// The body's kind as its `Content-Type` declares it.
+        init(contentType: String?) {
+            let type = contentType?.lowercased() ?? ""
+            if type.hasPrefix("application/json") {
+                self = .json
+            } else if type.hasPrefix("image/") || type.hasPrefix("application/octet-stream") {
+                self = .image
+            } else {
+                self = .unknown
+            }
+        }
+
+        var sentence: String {
+            switch self {
+            case .image: "send a smaller image"
+            case .json:
+                "send a smaller JSON body: fewer or smaller photos (or add them one at a time with "
+                    + "POST /v1/places/{id}/photos) and shorter lists"
+            case .unknown: "send a smaller image, or a smaller JSON edit"
+            }
+        }
+    }
+
     /// 413: the body is larger than the configured limit.
-    static func bodyTooLarge(limit: Int, declared: Int?) -> APIError {
+    static func bodyTooLarge(limit: Int, declared: Int?, advice: BodyAdvice) -> APIError {
         let size = declared.map { "\($0)-byte body" } ?? "body"
         return APIError(
             .contentTooLarge,
             code: "body_too_large",
-            message: "the \(size) is larger than the \(limit)-byte limit; send a smaller image"
+            message: "the \(size) is larger than the \(limit)-byte limit; \(advice.sentence)"
         ).closingConnection()
     }
 
@@ -75,7 +107,7 @@ extension APIError {
         return APIError(
             .contentTooLarge,
             code: "body_too_large",
-            message: "the body declares \(size), which takes it past the \(limit)-byte limit; send a smaller image"
+            message: "the body declares \(size), which takes it past the \(limit)-byte limit; \(BodyAdvice.unknown.sentence)"
         ).closingConnection()
     }
 

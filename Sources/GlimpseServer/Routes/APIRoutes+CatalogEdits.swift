@@ -119,7 +119,7 @@ extension APIRoutes {
         let source = try QueryParameter.single("credit_source", of: request)
         let credit = author == nil && license == nil && source == nil
             ? nil : PhotoCredit(author: author ?? "", license: license ?? "", source: source ?? "")
-        return try await edit(request, context: context, kind: "add_photo", bodyLimit: limits.maxBodyBytes) {
+        return try await edit(request, context: context, kind: "add_photo", bodyLimit: limits.maxBodyBytes, bodyKind: .image) {
             editor, id, condition, body in
             guard !body.isEmpty else {
                 throw APIError.badRequest("empty_body", "the request body is empty; send the bytes of a JPEG or PNG photo")
@@ -130,11 +130,13 @@ extension APIRoutes {
     }
 
     /// One write: checks who asks and whether the daemon takes edits, parses the precondition, admits the
-    /// request through the query gate before reading its body (at most `bodyLimit` bytes), then runs
+    /// request through the query gate before reading its body (at most `bodyLimit` bytes of `bodyKind`, which
+    /// says what to send instead of a body over the limit), then runs
     /// `perform` on the query threads and answers its outcome (`201` when it created the entity, else
     /// `200`, with the entity's revision as `ETag`).
     func edit(
-        _ request: Request, context: GlimpseRequestContext, kind: String, bodyLimit: Int, id requiresID: Bool? = true,
+        _ request: Request, context: GlimpseRequestContext, kind: String, bodyLimit: Int,
+        bodyKind: APIError.BodyAdvice = .json, id requiresID: Bool? = true,
         _ perform: @escaping @Sendable (any CatalogEditService, String, EditCondition, [UInt8]) async throws -> EditOutcome
     ) async throws -> Response {
         let start = ContinuousClock.now
@@ -149,13 +151,13 @@ extension APIRoutes {
                 throw APIError.badRequest("unexpected_body", "this request takes no body")
             }
             if let declared, declared > bodyLimit {
-                throw APIError.bodyTooLarge(limit: bodyLimit, declared: declared)
+                throw APIError.bodyTooLarge(limit: bodyLimit, declared: declared, advice: bodyKind)
             }
             let admission = try gate.admit(bytes: bodyLimit == 0 ? 0 : declared ?? bodyLimit)
             defer { admission.release() }
             let body = request.body
             let outcome = try await admission.cancellingOnStop {
-                let bytes = bodyLimit == 0 ? [] : try await Self.readBody(body, declared: declared, limit: bodyLimit)
+                let bytes = bodyLimit == 0 ? [] : try await Self.readBody(body, declared: declared, limit: bodyLimit, advice: bodyKind)
                 admission.reduceReservation(to: bytes.count)
                 return try await admission.run { try await perform(editor, id, condition, bytes) }
             }

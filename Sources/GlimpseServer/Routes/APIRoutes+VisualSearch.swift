@@ -96,14 +96,16 @@ extension APIRoutes {
 
     /// Reads the whole body into one array, sized once from the declared length (no second copy: the
     /// decoder reads this array).
-    static func readBody(_ body: RequestBody, declared: Int?, limit: Int) async throws -> [UInt8] {
+    static func readBody(
+        _ body: RequestBody, declared: Int?, limit: Int, advice: APIError.BodyAdvice = .image
+    ) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         // Untouched capacity costs address space, not memory: a chunked body never needs a regrowth copy.
         bytes.reserveCapacity(min(declared ?? limit, limit))
         do {
             for try await chunk in body {
                 guard chunk.readableBytes <= limit - bytes.count else {
-                    throw APIError.bodyTooLarge(limit: limit, declared: nil)
+                    throw APIError.bodyTooLarge(limit: limit, declared: nil, advice: advice)
                 }
                 chunk.withUnsafeReadableBytes { bytes.append(contentsOf: $0) }
             }

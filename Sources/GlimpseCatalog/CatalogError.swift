@@ -21,6 +21,9 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A text field holds what no catalog may hold (a control or bidirectional formatting character,
     /// too many bytes), or a list is too long or repeats an entry (``CatalogText``).
     case invalidText(kind: String, id: String, field: String, reason: String)
+    /// A file made from the catalog (`what`, such as the keypoint slot file) cannot be made; `reason`
+    /// names the file and says why.
+    case derivedFile(what: String, reason: String)
 
     /// A sentence that says what is wrong and what to do about it.
     public var description: String {
@@ -47,6 +50,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "label '\(label)' appears twice in the catalog's \"labels\" vocabulary; list each label once"
         case let .invalidText(kind, id, field, reason):
             "\(kind) '\(id)': its \(field) \(reason)"
+        case let .derivedFile(what, reason):
+            "cannot make the \(what): \(reason)"
         }
     }
 
@@ -55,6 +60,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable, .malformed:
             "the catalog cannot be read; the daemon's log says why"
+        case let .derivedFile(what, _):
+            "the \(what) cannot be made; the daemon's log says why"
         case let .missingPhoto(placeID, _):
             "place '\(placeID)' points to a photo that does not exist"
         case let .undecodablePhoto(placeID, _, _):

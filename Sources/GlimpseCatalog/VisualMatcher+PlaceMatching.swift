@@ -109,7 +109,7 @@ extension Catalog {
     /// With `progress`, each step of the build is reported as it starts and as it ends, and the distractors
     /// after every batch (``MatcherBuildProgress``).
     ///
-    /// - Throws: also ``CatalogError/unreadable(path:reason:)`` when the slot file cannot be made.
+    /// - Throws: also ``CatalogError/derivedFile(what:reason:)`` when the slot file cannot be made.
     public func buildVisualMatcher(
         configuration: VisionConfiguration = .default, placeIDs: Set<String>? = nil, featureCache: String? = nil,
         printer: (any FeaturePrinting)? = nil, nullPrints: NullPrints? = nil, syntheticReferences: Int = 0,
@@ -221,7 +221,7 @@ extension Catalog {
                 do throws(SlotFileError) {
                     slots = try KeypointSlots.create(path: keypointSlots, configuration: configuration)
                 } catch {
-                    throw .unreadable(path: keypointSlots, reason: error.description)
+                    throw .derivedFile(what: KeypointSlots.fileDescription, reason: error.description)
                 }
             }
             var builder = VisualMatcherBuilder(

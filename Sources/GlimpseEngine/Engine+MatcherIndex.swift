@@ -98,13 +98,14 @@ extension Engine {
 
     /// A new keypoint slot file at `configuration.keypointSlots` for a build, or `nil` without one.
     ///
-    /// - Throws: ``EngineError/catalog(_:)`` with ``CatalogError/unreadable(path:reason:)`` when it cannot be made.
+    /// - Throws: ``EngineError/catalog(_:)`` with ``CatalogError/derivedFile(what:reason:)`` when it cannot
+    ///   be made (a folder in the way, a folder that refuses writes, a full disk).
     private static func createKeypointSlots(_ configuration: EngineConfiguration) throws(EngineError) -> KeypointSlots? {
         guard let path = configuration.keypointSlots else { return nil }
         do throws(SlotFileError) {
             return try KeypointSlots.create(path: path, configuration: configuration.vision)
         } catch {
-            throw .catalog(.unreadable(path: path, reason: error.description))
+            throw .catalog(.derivedFile(what: KeypointSlots.fileDescription, reason: error.description))
         }
     }
 

@@ -21,7 +21,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the daemon exits 66 for these and 65 for the others, as `sysexits.h` asks.
     public var isMissingFile: Bool {
         switch self {
-        case .catalog(.unreadable), .labelModelMissing, .labelModel(.file(.unreadable)): true
+        case .catalog(.unreadable), .catalog(.derivedFile), .labelModelMissing, .labelModel(.file(.unreadable)): true
         default: false
         }
     }
@@ -30,7 +30,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .catalog(let error):
-            "cannot load the catalog: \(error)"
+            if case .derivedFile = error { error.description } else { "cannot load the catalog: \(error)" }
         case .labelModelMissing(let path):
             "the label model \(path) does not exist; build it with `glimpse models build`, or leave the option "
                 + "out to run without derived labels when none is found"

@@ -34,6 +34,9 @@ public final class KeypointSlots: Sendable {
         return SlotFile.slotHeaderSize + 8 + 2 * kept + (k - kept) * bytesPerKeypoint
     }
 
+    /// What the file is called in messages: the keypoint slot file, named by `--keypoint-slots`.
+    public static let fileDescription = "keypoint slot file (--keypoint-slots)"
+
     /// The owner a reference's slot is checked against: FNV-1a 64 of its key.
     public static func owner(ofKey key: String) -> UInt64 { FNV1a64.hash(key.utf8) }
 

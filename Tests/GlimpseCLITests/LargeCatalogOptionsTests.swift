@@ -43,6 +43,18 @@ struct LargeCatalogOptionsTests {
         }
     }
 
+    /// A slot path the file cannot be made at is named as such, not as a catalog that cannot be read.
+    @Test func aSlotPathThatIsAFolderIsNamedWithWhy() async throws {
+        let place = try Self.firstPlace()
+        let folder = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder.file("in-the-way"), withIntermediateDirectories: true)
+        let run = try await glimpse(["query", place.photo, "--keypoint-slots", folder.file("in-the-way")])
+        #expect(run.status != 0, "\(run.err)")
+        #expect(run.err.contains("cannot make the keypoint slot file (--keypoint-slots)"), "\(run.err)")
+        #expect(run.err.contains(folder.file("in-the-way")) && run.err.contains("a directory is in the way"), "\(run.err)")
+        #expect(!run.err.contains("catalog.json"), "\(run.err)")
+    }
+
     @Test func settingsOutOfRangeAreRefusedBeforeAnythingLoads() async throws {
         let place = try Self.firstPlace()
         let tooMany = try await glimpse(["query", place.photo, "--reference-keypoints", "100", "--indexed-keypoints", "200"])

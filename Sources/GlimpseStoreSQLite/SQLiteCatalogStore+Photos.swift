@@ -26,6 +26,9 @@ extension SQLiteCatalogStore {
         }
     }
 
+    /// How ``check(featuresKey:)`` ends the sentence for a photo whose features are stored under another key.
+    public static let otherSettingsProblem = "features made with other settings or another feature-print model"
+
     /// Checks the whole store: SQLite's full integrity check, every photo's file against its SHA-256 and
     /// size (a missing file is a lost photo), every photo's features (present and decodable, and stored
     /// under `featuresKey` when one is given), every row as a daemon reads it (content addresses, text,
@@ -108,7 +111,7 @@ extension SQLiteCatalogStore {
                     continue
                 }
                 if let featuresKey, row[4] as String? != featuresKey {
-                    problems.append("photo \(sha): features made with other settings or another feature-print model")
+                    problems.append("photo \(sha): \(Self.otherSettingsProblem)")
                 }
                 if let problem = EncodedFeatures(bytes: [UInt8](blob)).framingProblem {
                     problems.append("photo \(sha): its stored features are unusable (\(problem))")

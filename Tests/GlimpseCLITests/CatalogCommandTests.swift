@@ -62,4 +62,26 @@ struct CatalogCommandTests {
         #expect(macaw == (try Data(contentsOf: URL(fileURLWithPath: input + "/photos/084-scarlet-macaw-on-a-perch.jpg"))))
         #expect(FileManager.default.fileExists(atPath: out + "/photos/lake-2.jpg"))
     }
+
+    /// Photos stored with prints, checked where no feature-print model is found: one problem naming the
+    /// missing model, not a line per photo blaming other settings.
+    @Test func checkingWithoutAModelSaysNoModelWasFound() async throws {
+        let folder = try TemporaryDirectory()
+        let input = try Self.smallCatalog(in: folder)
+        let store = folder.file("store/catalog.sqlite")
+        let imported = try await glimpse(
+            ["catalog", "import", input, "--no-feature-cache", "--store", store,
+             "--featureprint-model", Repository.root + "/Models/featureprint-int8.glimpsemodel"])
+        #expect(imported.status == 0, "\(imported.err)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["GLIMPSE_FEATUREPRINT_MODEL"] = nil
+        let checked = try await runProcess(
+            try glimpseExecutable(), ["catalog", "check", "--store", store, "--catalog", folder.file("elsewhere")],
+            in: folder.path, environment: environment)
+        #expect(checked.status == 1, "\(checked)")
+        let problems = checked.err.split(separator: "\n").filter { $0.hasPrefix("problem:") }
+        #expect(problems.count == 1, "\(checked.err)")
+        #expect(checked.err.contains("2 photos have features made with") && checked.err.contains("no feature-print model was found"))
+        #expect(checked.err.contains("--featureprint-model"))
+    }
 }

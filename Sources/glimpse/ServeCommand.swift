@@ -7,6 +7,7 @@ import GlimpseImage
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseServer
+import GlimpseVision
 import Logging
 
 /// `glimpse serve`: the visual-search daemon on a Unix socket.
@@ -194,6 +195,11 @@ struct ServeCommand: AsyncParsableCommand {
             if let problem = loaded.current.cacheProblem {
                 logger.notice("the matcher index was not used; the matcher was built and is saved again", metadata: [
                     "reason": "\(problem)"])
+            }
+            if loaded.featurePrinter != nil, loaded.current.matcher != nil, loaded.nullPrints == nil {
+                logger.warning(
+                    "no null prints beside the feature-print model: the print alone accepts no place, so a picture is accepted only on keypoint geometry; make them with `glimpse models null-prints` (a .\(NullPrints.fileExtension) file beside the model)",
+                    metadata: ["catalog": "\(engine.catalog)"])
             }
             let service = CatalogSearchService(engine: loaded)
             logger.info(

@@ -360,11 +360,53 @@ def attack_edits(args):
     }))
 
 
+def attack_parameters(args):
+    """Hostile query parameters and oversized lists: a NUL after a number, a parameter given twice, a
+    4,000,000-entry label list, a JSON edit over its body limit. Each must be refused with its own code,
+    the label list without decoding it (its answer time and the daemon's peak RSS are reported)."""
+    with open(args.picture, "rb") as f:
+        picture = f.read()
+    probes = [
+        ("POST", "/v1/query?min_score=0.5%00", picture, "image/jpeg", "bad_parameter"),
+        ("POST", "/v1/query?min_score=0.5&min_score=0.9", picture, "image/jpeg", "repeated_parameter"),
+        ("POST", "/v1/query?limit=1&limit=50", picture, "image/jpeg", "repeated_parameter"),
+        ("GET", "/v1/entities?q=tower%00", None, None, "bad_parameter"),
+    ]
+    outcomes = {}
+    for method, target, body, kind, expected in probes:
+        status, _, payload = request(args.socket, method, target, body, {"Content-Type": kind} if kind else {})
+        code = json.loads(payload or b"{}").get("error", {}).get("code")
+        outcomes[target] = {"status": status, "code": code, "as_expected": code == expected}
+    stop, samples = threading.Event(), []
+    sampler = threading.Thread(target=rss_sampler, args=(args.pid, stop, samples))
+    sampler.start()
+    labels = json.dumps({"name": "Many labels", "kind": "landmark", "labels": ["a"] * 4_000_000}).encode()
+    start = time.monotonic()
+    status, _, payload = request(args.socket, "PUT", "/v1/places/many-labels", labels,
+                                 {"Content-Type": "application/json"})
+    took = time.monotonic() - start
+    stop.set()
+    sampler.join()
+    message = json.loads(payload or b"{}").get("error", {}).get("message", "")
+    # A JSON edit over its 1 MiB limit is told to send a smaller JSON body, not a smaller image.
+    summary = "x" * (2 << 20)
+    big_status, _, big_payload = request(args.socket, "PUT", "/v1/collections/too-big",
+                                         json.dumps({"name": "Big", "summary": summary}).encode(),
+                                         {"Content-Type": "application/json"})
+    big_message = json.loads(big_payload or b"{}").get("error", {}).get("message", "")
+    print(json.dumps({
+        "attack": "parameters", "probes": outcomes,
+        "four_million_labels": {"status": status, "seconds": round(took, 3), "message": message,
+                                "peak_rss_mb": round(max(samples, default=0) / 1e6, 1)},
+        "json_over_limit": {"status": big_status, "says_image": "image" in big_message, "message": big_message},
+    }))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("socket")
     parser.add_argument("pid", type=int)
-    parser.add_argument("attack", choices=["uploads", "slowloris", "early", "shutdown", "edits"])
+    parser.add_argument("attack", choices=["uploads", "slowloris", "early", "shutdown", "edits", "parameters"])
     parser.add_argument("--store-folder", default="")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--size", type=int, default=30_000_000)
@@ -377,7 +419,7 @@ def main():
     if args.count > 1000 or args.duration > 1800 or args.size > 64_000_000:
         sys.exit("abuse.py: --count ≤ 1000, --duration ≤ 1800, --size ≤ 64000000")
     {"uploads": attack_uploads, "slowloris": attack_slowloris, "early": attack_early,
-     "shutdown": attack_shutdown, "edits": attack_edits}[args.attack](args)
+     "shutdown": attack_shutdown, "edits": attack_edits, "parameters": attack_parameters}[args.attack](args)
 
 
 if __name__ == "__main__":

@@ -8,17 +8,19 @@
 #   DURATION=20 ./scripts/abuse.sh slowloris
 #
 #   ./scripts/abuse.sh edits          # hostile catalog edits (issue: Hardening II)
+#   ./scripts/abuse.sh parameters     # hostile query parameters and oversized lists
 #
 # Bars: uploads: peak RSS <= 1 GB, every upload answered, no 503 after a complete upload;
 # slowloris: every /healthz and catalog search answered in < 1 s; early: 400 and closed in < 1 s;
 # shutdown: 40 answers, none empty, every 503 with Retry-After; edits: every hostile edit 4xx, 0 orphan
 # photos after 30 refused edits with photos, the next normal edit 201, no answer naming a host path, and
-# the daemon restarts.
+# the daemon restarts; parameters: every probe refused with its own code, the 4,000,000 labels refused
+# without decoding them, a JSON body over its limit not told to send a smaller image.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 attacks=("$@")
-[ ${#attacks[@]} -eq 0 ] && attacks=(uploads slowloris early shutdown edits)
+[ ${#attacks[@]} -eq 0 ] && attacks=(uploads slowloris early shutdown edits parameters)
 duration="${DURATION:-100}"
 
 swift build -c release --product glimpse >/dev/null
@@ -85,8 +87,13 @@ EOF
         echo "{\"attack\": \"edits\", \"restarted\": true}"
         stop_daemon
         ;;
+    parameters)
+        start_daemon
+        python3 scripts/abuse.py "$sock" "$pid" parameters --picture Images/photos/040-eiffel-tower.jpg
+        stop_daemon
+        ;;
     *)
-        echo "unknown attack $attack (uploads, slowloris, early, shutdown, edits)" >&2
+        echo "unknown attack $attack (uploads, slowloris, early, shutdown, edits, parameters)" >&2
         exit 64
         ;;
     esac

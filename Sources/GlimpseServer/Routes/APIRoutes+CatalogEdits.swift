@@ -222,6 +222,9 @@ extension APIRoutes {
     static func decodeJSON<T: Decodable>(_ type: T.Type, from body: [UInt8], what: String) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch let error as BoundedList {
+            // Well-formed JSON whose list the catalog's rule refuses: the answer the rule gives after decoding.
+            throw APIError(.unprocessableContent, code: "invalid_edit", message: "the \(what) is refused: \(error.sentence)")
         } catch {
             throw APIError.badRequest("bad_json", "the body is not a valid \(what) (docs/api.md): \(DecodingProblem.sentence(for: error))")
         }

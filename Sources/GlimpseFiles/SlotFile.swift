@@ -1,6 +1,6 @@
-// A file of fixed-size slots updated in place and read through a memory mapping. Its system calls
-// (`open`, `pread`, `posix_fallocate`, `fdatasync`) live in `SlotFile+SystemCalls.swift`; its writes go
-// through `AtomicFile.writeAll`.
+// A file of fixed-size slots updated in place and read with `pread`. Its system calls (`open`,
+// `pread`, `posix_fallocate`, `posix_fadvise`, `fdatasync`) live in `SlotFile+SystemCalls.swift`; its
+// writes go through `AtomicFile.writeAll`.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,12 +9,19 @@ import Darwin
 import Synchronization
 
 /// A file of numbered, fixed-size slots, each holding one payload of at most ``payloadLimit`` bytes for
-/// one owner (a 64-bit key hash), written in place and read through a ``MappedFile``: the on-disk home of
-/// data too large for the heap, such as the compact keypoints and prints of a million reference photos.
-/// Reads land anywhere in the file, a slot at a time, so the mapping asks for no read-ahead
-/// (``MappedFile/expectRandomReads()``): at 10⁶ references on a cold page cache, read-ahead around each
-/// slot cost a query about 9.5 ms of CPU and 26 ms of wall time at the median, and 114 ms at the 99th
-/// percentile (`Benchmarks/results/2026-11-29-random-slot-reads.md`).
+/// one owner (a 64-bit key hash), written in place and read a slot at a time with `pread`: the on-disk
+/// home of data too large for the heap, such as the compact keypoints and prints of a million reference
+/// photos. Reads land anywhere in the file, so the file is opened asking for no read-ahead
+/// (`POSIX_FADV_RANDOM`): at 10⁶ references on a cold page cache, read-ahead around each slot cost a
+/// query about 9.5 ms of CPU and 26 ms of wall time at the median, and 114 ms at the 99th percentile
+/// (`Benchmarks/results/2026-11-29-random-slot-reads.md`, measured when slots were read through a
+/// memory mapping advised `MADV_RANDOM`).
+///
+/// **Why `pread` and not a mapping.** A read through a memory mapping of a file that another program
+/// truncated stops the process with `SIGBUS`, and no check of the file's size before the read closes
+/// that window. A `pread` of a truncated file returns fewer bytes, which is reported as
+/// ``SlotFileError/truncated(path:size:expected:)``, a damage: the query that asked goes on without that
+/// slot. A slot is a few kilobytes and a query reads a few slots, so the copy costs microseconds.
 ///
 /// **Layout.** A 4,096-byte header (magic `GLSLOTS1`, version, slot size, committed slot count, file id,
 /// store sequence, model id, identity tag, CRC-32), then slot *i* at `4096 + i × slotSize`. A slot starts
@@ -23,19 +30,20 @@ import Synchronization
 ///
 /// **Trust.** Nothing is used before it is checked: at open the header's checksum, version, slot size
 /// and identity tag (settings, model, source: see ``open(path:slotSize:tag:mode:growthSlots:)``), and
-/// that the file holds every committed slot; at every read the slot's checksum and its owner. Every
-/// failure is a ``SlotFileError`` whose ``SlotFileError/isDamage`` says to rebuild the file.
+/// that the file holds every committed slot; at every read the slot's checksum, its owner and that the
+/// file still holds it. Every failure is a ``SlotFileError`` whose ``SlotFileError/isDamage`` says to
+/// rebuild the file (or, as ``KeypointSlots`` users do, the references whose slots failed).
 ///
-/// **Writes and crashes.** Slots are written with `pwrite`, never through the mapping, and become durable
-/// at ``commit(count:storeSequence:modelID:)``, which flushes them and then the header. A build that
+/// **Writes and crashes.** Slots are written with `pwrite` and become durable at
+/// ``commit(count:storeSequence:modelID:)``, which flushes them and then the header. A build that
 /// writes slots in order and commits every batch resumes from ``committedCount`` after a crash. A torn
 /// header fails its checksum (rebuild); a torn slot fails its own. The file grows in steps of
-/// `growthSlots` slots, allocated before use so that a full disk fails the write that needs the room,
-/// never a later read; it never shrinks, so mappings held by readers stay valid.
+/// `growthSlots` slots, allocated before use so that a full disk fails the write that needs the room
+/// (``SlotFileError/io(_:)``, and the slot is not written), never a later read; it never shrinks.
 ///
 /// **Concurrency.** One writer per file: opening for writing takes an exclusive `flock`, so a second
 /// writer, in any process, gets ``SlotFileError/busy(path:)``. Reads run concurrently with each other and
-/// with writes of other slots; each read uses the mapping current when it started.
+/// with writes of other slots.
 public final class SlotFile: Sendable {
     /// How a file is opened.
     public enum Mode: Sendable, Equatable {
@@ -68,11 +76,13 @@ public final class SlotFile: Sendable {
 
     private let descriptor: Int32
     private let growthSlots: Int
+    private let allocate: SlotFileCalls.Allocate
     private let state: Mutex<State>
 
     private struct State: Sendable {
         var header: SlotFileHeader
-        var mapping: MappedFile
+        /// The slots the file has room for: fixed at open for a reader, grown by the writer.
+        var capacity: Int
     }
 
     /// Creates an empty slot file at `path`, replacing any file there atomically (a reader that has the
@@ -88,6 +98,15 @@ public final class SlotFile: Sendable {
     public static func create(
         path: String, slotSize: Int, tag: String, growthSlots: Int = defaultGrowthSlots
     ) throws(SlotFileError) -> SlotFile {
+        try create(path: path, slotSize: slotSize, tag: tag, growthSlots: growthSlots, allocate: SlotFileCalls.allocate)
+    }
+
+    /// ``create(path:slotSize:tag:growthSlots:)`` with the call that makes room in the file given: how
+    /// tests give a writer a disk that fills.
+    static func create(
+        path: String, slotSize: Int, tag: String, growthSlots: Int = defaultGrowthSlots,
+        allocate: @escaping SlotFileCalls.Allocate
+    ) throws(SlotFileError) -> SlotFile {
         precondition(slotSize > slotHeaderSize && slotSize <= Int(UInt32.max), "a slot must have room for a payload")
         guard tag.utf8.count <= maxTagBytes else { throw .tagTooLong(size: tag.utf8.count, limit: maxTagBytes) }
         do throws(FileError) {
@@ -95,7 +114,7 @@ public final class SlotFile: Sendable {
         } catch {
             throw .io(error)
         }
-        return try open(path: path, slotSize: slotSize, tag: tag, mode: .write, growthSlots: growthSlots)
+        return try open(path: path, slotSize: slotSize, tag: tag, mode: .write, growthSlots: growthSlots, allocate: allocate)
     }
 
     /// Opens the slot file at `path`, checking that it is whole and was made for `tag` with slots of
@@ -107,6 +126,12 @@ public final class SlotFile: Sendable {
     ///   ``Mode/write``; ``SlotFileError/io(_:)`` when the system refuses.
     public static func open(
         path: String, slotSize: Int, tag: String, mode: Mode, growthSlots: Int = defaultGrowthSlots
+    ) throws(SlotFileError) -> SlotFile {
+        try open(path: path, slotSize: slotSize, tag: tag, mode: mode, growthSlots: growthSlots, allocate: SlotFileCalls.allocate)
+    }
+
+    private static func open(
+        path: String, slotSize: Int, tag: String, mode: Mode, growthSlots: Int, allocate: @escaping SlotFileCalls.Allocate
     ) throws(SlotFileError) -> SlotFile {
         precondition(growthSlots > 0, "a file grows by at least one slot")
         let fd = try SlotFileCalls.openDescriptor(path, writable: mode == .write)
@@ -136,18 +161,17 @@ public final class SlotFile: Sendable {
             throw .truncated(path: path, size: size, expected: expected)
         }
         let capacity = (size - SlotFileHeader.size) / slotSize
-        let mapping: MappedFile
-        do throws(FileError) {
-            mapping = try MappedFile(descriptor: fd, count: SlotFileHeader.size + capacity * slotSize, path: path)
-            mapping.expectRandomReads()
-        } catch {
-            throw .io(error)
-        }
+        SlotFileCalls.expectRandomReads(fd)
         keep = true
-        return SlotFile(path: path, header: header, mode: mode, descriptor: fd, growthSlots: growthSlots, mapping: mapping)
+        return SlotFile(
+            path: path, header: header, mode: mode, descriptor: fd, growthSlots: growthSlots, allocate: allocate,
+            capacity: capacity)
     }
 
-    private init(path: String, header: SlotFileHeader, mode: Mode, descriptor: Int32, growthSlots: Int, mapping: MappedFile) {
+    private init(
+        path: String, header: SlotFileHeader, mode: Mode, descriptor: Int32, growthSlots: Int,
+        allocate: @escaping SlotFileCalls.Allocate, capacity: Int
+    ) {
         self.path = path
         slotSize = header.slotSize
         tag = header.tag
@@ -155,7 +179,8 @@ public final class SlotFile: Sendable {
         self.mode = mode
         self.descriptor = descriptor
         self.growthSlots = growthSlots
-        state = Mutex(State(header: header, mapping: mapping))
+        self.allocate = allocate
+        state = Mutex(State(header: header, capacity: capacity))
     }
 
     deinit {
@@ -165,7 +190,7 @@ public final class SlotFile: Sendable {
     // MARK: - The header's fields
 
     /// How many slots the file has room for now (a reader's count is fixed at open).
-    public var capacity: Int { capacity(of: state.withLock { $0.mapping }) }
+    public var capacity: Int { state.withLock { $0.capacity } }
 
     /// How many slots, from the first, were written and flushed by the last
     /// ``commit(count:storeSequence:modelID:)``: where an interrupted build resumes.
@@ -176,10 +201,6 @@ public final class SlotFile: Sendable {
 
     /// The id of the model the slots' contents refer to (0 when none was recorded).
     public var modelID: UInt64 { state.withLock { $0.header.modelID } }
-
-    private func capacity(of mapping: MappedFile) -> Int {
-        (mapping.count - SlotFileHeader.size) / slotSize
-    }
 
     // MARK: - Writing
 
@@ -227,10 +248,13 @@ public final class SlotFile: Sendable {
     /// Flushes every slot written so far to disk, then records in the header that the first `count`
     /// slots are written, with the store sequence and model id they reflect, and flushes the header.
     ///
-    /// - Throws: ``SlotFileError/readOnly(path:)`` or ``SlotFileError/io(_:)``.
+    /// - Throws: ``SlotFileError/readOnly(path:)``; ``SlotFileError/slotOutOfRange(path:slot:count:)`` when
+    ///   `count` is negative or more than the file has room for (slots whose writes failed, as on a full
+    ///   disk, cannot be committed: count only the writes that succeeded); ``SlotFileError/io(_:)``.
     public func commit(count: Int, storeSequence: Int64, modelID: UInt64) throws(SlotFileError) {
         guard mode == .write else { throw .readOnly(path: path) }
-        precondition(count >= 0 && count <= capacity, "only slots the file has room for can be committed")
+        let room = capacity
+        guard count >= 0, count <= room else { throw .slotOutOfRange(path: path, slot: count - 1, count: room) }
         try flush()
         let header = state.withLock { state -> SlotFileHeader in
             state.header.committedCount = count
@@ -243,22 +267,13 @@ public final class SlotFile: Sendable {
     }
 
     private func makeRoom(forSlot slot: Int) throws(SlotFileError) {
-        let result: Result<Void, SlotFileError> = state.withLock { state in
-            guard slot >= capacity(of: state.mapping) else { return .success(()) }
+        try state.withLock { state throws(SlotFileError) in
+            guard slot >= state.capacity else { return }
             let slots = (slot / growthSlots + 1) * growthSlots
-            let size = SlotFileHeader.size + slots * slotSize
-            let code = SlotFileCalls.allocate(descriptor, size: size)
-            guard code == 0 else { return .failure(.io(FileError(path: path, operation: .allocate, code: code))) }
-            do throws(FileError) {
-                let grown = try MappedFile(descriptor: descriptor, count: size, path: path)
-                grown.expectRandomReads()
-                state.mapping = grown
-                return .success(())
-            } catch {
-                return .failure(.io(error))
-            }
+            let code = allocate(descriptor, SlotFileHeader.size + slots * slotSize)
+            guard code == 0 else { throw .io(FileError(path: path, operation: .allocate, code: code)) }
+            state.capacity = slots
         }
-        try result.get()
     }
 
     private func offset(ofSlot slot: Int) -> Int { SlotFileHeader.size + slot * slotSize }
@@ -284,7 +299,9 @@ public final class SlotFile: Sendable {
     /// enough.
     ///
     /// - Throws: ``SlotFileError/slotOutOfRange(path:slot:count:)``, ``SlotFileError/ownerMismatch(path:slot:expected:found:)``
-    ///   (also for a free slot) or ``SlotFileError/slotChecksum(path:slot:)``.
+    ///   (also for a free slot), ``SlotFileError/slotChecksum(path:slot:)``,
+    ///   ``SlotFileError/truncated(path:size:expected:)`` when the file no longer holds the slot (another
+    ///   program shortened it), or ``SlotFileError/io(_:)`` when the system refuses the read.
     public func read(slot: Int, owner: UInt64, into payload: inout [UInt8]) throws(SlotFileError) {
         try withPayload(slot: slot, owner: owner) { bytes in
             payload.removeAll(keepingCapacity: true)
@@ -292,51 +309,62 @@ public final class SlotFile: Sendable {
         }
     }
 
-    /// Runs `body` over slot `slot`'s payload in place, after checking the slot's checksum and that it
-    /// belongs to `owner`. The pointer must not escape `body`, and the bytes may change under it if the
-    /// writer rewrites this slot meanwhile: copy what must stay consistent.
+    /// Runs `body` over slot `slot`'s payload, read into a buffer of this call's own, after checking the
+    /// slot's checksum and that it belongs to `owner`. The pointer must not escape `body`.
     ///
     /// - Throws: as ``read(slot:owner:into:)``.
     public func withPayload<Result>(
         slot: Int, owner: UInt64, _ body: (UnsafeRawBufferPointer) -> Result
     ) throws(SlotFileError) -> Result {
-        let mapping = state.withLock { $0.mapping }
-        let count = capacity(of: mapping)
+        let count = capacity
         guard slot >= 0, slot < count else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
-        let outcome = try mapping.withBytes(offset: offset(ofSlot: slot), count: slotSize) { raw throws(SlotFileError) in
-            let stored = raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian
-            let length = Int(raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
-            let found = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
-            guard length > 0 else { throw .ownerMismatch(path: path, slot: slot, expected: owner, found: 0) }
-            guard found == owner else { throw .ownerMismatch(path: path, slot: slot, expected: owner, found: found) }
-            guard length <= payloadLimit,
-                  CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: raw[4..<(Self.slotHeaderSize + length)])) == stored
-            else { throw .slotChecksum(path: path, slot: slot) }
-            return body(UnsafeRawBufferPointer(rebasing: raw[Self.slotHeaderSize..<(Self.slotHeaderSize + length)]))
+        let offset = offset(ofSlot: slot)
+        let outcome: Swift.Result<Result, SlotFileError> = withUnsafeTemporaryAllocation(
+            byteCount: slotSize, alignment: 8
+        ) { buffer in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            let (got, code) = SlotFileCalls.read(descriptor, into: raw, at: offset)
+            if code != 0 { return .failure(.io(FileError(path: path, operation: .read, code: code))) }
+            guard got >= Self.slotHeaderSize else {
+                return .failure(.truncated(path: path, size: offset + got, expected: offset + slotSize))
+            }
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[..<got])
+            let stored = bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian
+            let length = Int(bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian)
+            let found = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
+            guard length > 0 else { return .failure(.ownerMismatch(path: path, slot: slot, expected: owner, found: 0)) }
+            guard found == owner else {
+                return .failure(.ownerMismatch(path: path, slot: slot, expected: owner, found: found))
+            }
+            guard length <= payloadLimit else { return .failure(.slotChecksum(path: path, slot: slot)) }
+            guard Self.slotHeaderSize + length <= got else {
+                return .failure(.truncated(path: path, size: offset + got, expected: offset + Self.slotHeaderSize + length))
+            }
+            let used = UnsafeRawBufferPointer(rebasing: bytes[..<(Self.slotHeaderSize + length)])
+            guard CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: used[4...])) == stored else {
+                return .failure(.slotChecksum(path: path, slot: slot))
+            }
+            return .success(body(UnsafeRawBufferPointer(rebasing: used[Self.slotHeaderSize...])))
         }
-        guard let outcome else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
-        return outcome
+        return try outcome.get()
     }
 
     /// The owner of slot `slot` as its header says, unchecked (0 when the slot is free): for finding the
     /// free slots of a file, or the owners an index must be rebuilt from.
     ///
-    /// - Throws: ``SlotFileError/slotOutOfRange(path:slot:count:)``.
+    /// - Throws: ``SlotFileError/slotOutOfRange(path:slot:count:)``; ``SlotFileError/truncated(path:size:expected:)``
+    ///   or ``SlotFileError/io(_:)`` as ``read(slot:owner:into:)``.
     public func owner(ofSlot slot: Int) throws(SlotFileError) -> UInt64 {
-        let mapping = state.withLock { $0.mapping }
-        let count = capacity(of: mapping)
-        guard slot >= 0, slot < count,
-              let owner = mapping.withBytes(offset: offset(ofSlot: slot), count: Self.slotHeaderSize, { raw in
-                  raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self) == 0
-                      ? 0 : raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
-              })
-        else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
-        return owner
-    }
-
-    /// Lets the system take the file's pages out of this process's resident memory (they stay in the
-    /// page cache; see ``MappedFile/dropResident()``).
-    public func dropResident() {
-        state.withLock { $0.mapping }.dropResident()
+        let count = capacity
+        guard slot >= 0, slot < count else { throw .slotOutOfRange(path: path, slot: slot, count: count) }
+        var head = (UInt64(0), UInt64(0))
+        let offset = offset(ofSlot: slot)
+        let (got, code) = withUnsafeMutableBytes(of: &head) { SlotFileCalls.read(descriptor, into: $0, at: offset) }
+        if code != 0 { throw .io(FileError(path: path, operation: .read, code: code)) }
+        guard got >= Self.slotHeaderSize else { throw .truncated(path: path, size: offset + got, expected: offset + slotSize) }
+        return withUnsafeBytes(of: head) { raw in
+            raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self) == 0
+                ? 0 : raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GlimpseFiles
+@testable import GlimpseFiles
 import GlimpseTestSupport
 import Testing
 
@@ -76,17 +76,53 @@ struct SlotFileTests {
         }
     }
 
-    @Test func everyMappingOfTheFileAsksForNoReadAhead() throws {
+    @Test func aFileTruncatedUnderAnOpenReaderIsDamageNeverASignal() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.file("no-read-ahead.keypoints")
-        let file = try SlotFile.create(path: path, slotSize: Self.slotSize, tag: Self.tag, growthSlots: 2)
-        // The write grows the file, so the writer maps it anew; the reader maps it at open.
-        try file.write(slot: 0, owner: 7, payload: Self.payload(0, count: 30))
+        let path = try Self.threeSlots(in: directory)
         let reader = try SlotFile.open(path: path, slotSize: Self.slotSize, tag: Self.tag, mode: .read)
-        let flags = try vmFlags(ofMappingsOf: path)
-        #expect(flags.count == 2)
-        #expect(flags.allSatisfy { $0.contains("rr") }, "each mapping's VmFlags: \(flags)")
-        withExtendedLifetime((file, reader)) {}
+        // Another program shortens the file in the middle of slot 1 (a read through a mapping would stop the
+        // process with SIGBUS here).
+        try FileHandle(forWritingTo: URL(fileURLWithPath: path)).truncate(atOffset: UInt64(4096 + Self.slotSize + 10))
+        var payload: [UInt8] = []
+        try reader.read(slot: 0, owner: 101, into: &payload)
+        #expect(payload == Self.payload(0, count: 1))
+        for slot in [1, 2] {
+            let error = #expect(throws: SlotFileError.self) { try reader.read(slot: slot, owner: UInt64(101 + slot), into: &payload) }
+            #expect(error.map { if case .truncated = $0 { $0.isDamage } else { false } } == true, "\(String(describing: error))")
+        }
+        #expect(throws: SlotFileError.truncated(path: path, size: 4096 + 2 * Self.slotSize, expected: 4096 + 3 * Self.slotSize)) {
+            try reader.owner(ofSlot: 2)
+        }
+        // Emptied (another process opened it with O_TRUNC): every slot is damage, and the header is not read again.
+        try FileHandle(forWritingTo: URL(fileURLWithPath: path)).truncate(atOffset: 0)
+        #expect(throws: SlotFileError.truncated(path: path, size: 4096, expected: 4096 + Self.slotSize)) {
+            try reader.read(slot: 0, owner: 101, into: &payload)
+        }
+        #expect(reader.committedCount == 3)
+    }
+
+    @Test func aWriteTheDiskRefusesIsNotCountedAndACommitOfItIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("full.keypoints")
+        // A disk with room for two slots past the header.
+        let room = 4096 + 2 * Self.slotSize
+        let file = try SlotFile.create(path: path, slotSize: Self.slotSize, tag: Self.tag, growthSlots: 1) { fd, size in
+            size > room ? ENOSPC : SlotFileCalls.allocate(fd, size: size)
+        }
+        try file.write(slot: 0, owner: 7, payload: Self.payload(0, count: 30))
+        try file.write(slot: 1, owner: 8, payload: Self.payload(1, count: 30))
+        let full = #expect(throws: SlotFileError.self) { try file.write(slot: 2, owner: 9, payload: Self.payload(2, count: 30)) }
+        #expect(full == .io(FileError(path: path, operation: .allocate, code: ENOSPC)))
+        #expect(file.capacity == 2 && AtomicFile.size(of: path) == room)
+        // Counting the failed slot is refused with an error, never a trap; the slots written commit.
+        #expect(throws: SlotFileError.slotOutOfRange(path: path, slot: 2, count: 2)) {
+            try file.commit(count: 3, storeSequence: 0, modelID: 0)
+        }
+        try file.commit(count: 2, storeSequence: 0, modelID: 0)
+        let reader = try SlotFile.open(path: path, slotSize: Self.slotSize, tag: Self.tag, mode: .read)
+        var payload: [UInt8] = []
+        try reader.read(slot: 1, owner: 8, into: &payload)
+        #expect(reader.committedCount == 2 && payload == Self.payload(1, count: 30))
     }
 
     @Test func aTruncatedOrForeignFileIsRefused() throws {

@@ -1,7 +1,7 @@
 public import GlimpseFiles
 import Synchronization
 
-/// Reference photos' keypoint sets in a memory-mapped ``SlotFile``, one slot per reference, so that a
+/// Reference photos' keypoint sets in a ``SlotFile`` on disk, one slot per reference, so that a
 /// catalog too large for memory keeps only what its shortlist indexes in the heap
 /// (``VisionConfiguration/indexedKeypointLimit``) and reads the rest of the few references a query
 /// verifies from here.
@@ -13,6 +13,13 @@ import Synchronization
 /// keypoints the caller holds: exactly the set extraction gave, so verifying from a slot gives the answer
 /// verifying from memory gives, and nothing is stored twice. Each slot belongs to its reference's key
 /// (FNV-1a 64 of its UTF-8), and every read checks the slot's checksum and that owner.
+///
+/// **Damage.** A slot that fails its checks (a flipped bit, a file truncated by another program) is
+/// damage, never silence: the first failure of each slot is recorded (``damage``) and handed to the
+/// ``onDamage(_:)`` handler, which an engine uses to log it, count it and re-extract the reference from
+/// its photo (see `Engine`'s keypoint slot repair). Until then the reference is verified without its
+/// geometry (its print alone). ``VisualMatcher/scrubKeypointSlots()`` reads every slot a matcher uses, so
+/// that damage made while no process read the file is found at the next start.
 public final class KeypointSlots: Sendable {
     /// The file the slots live in.
     public let file: SlotFile
@@ -21,6 +28,15 @@ public final class KeypointSlots: Sendable {
     /// The most of them held in memory (indexed) rather than in the slot.
     public let indexedKeypoints: Int
     private let next: Mutex<Int>
+    private let refused = Mutex<(count: Int, reason: String)?>(nil)
+    private let damageLog = Mutex<DamageLog>(DamageLog())
+
+    /// The slots found damaged, once each, and who is told.
+    private struct DamageLog: Sendable {
+        var slots: Set<Int> = []
+        var found: [KeypointSlotDamage] = []
+        var handler: (@Sendable (KeypointSlotDamage) -> Void)?
+    }
 
     /// Bytes a keypoint takes in a slot: four descriptor words and two coordinates.
     static let bytesPerKeypoint = 8 * ImageFeatures.wordsPerDescriptor + 8
@@ -86,7 +102,8 @@ public final class KeypointSlots: Sendable {
         return KeypointSlots(file: file, maxKeypoints: maxKeypoints, indexedKeypoints: indexedKeypoints)
     }
 
-    private init(file: SlotFile, maxKeypoints: Int, indexedKeypoints: Int) {
+    /// The keypoint slots of `file`, already made or opened for these sizes (tests give a file of their own).
+    init(file: SlotFile, maxKeypoints: Int, indexedKeypoints: Int) {
         self.file = file
         self.maxKeypoints = maxKeypoints
         self.indexedKeypoints = min(max(0, indexedKeypoints), maxKeypoints)
@@ -98,7 +115,8 @@ public final class KeypointSlots: Sendable {
     /// the set does not fit (more than ``maxKeypoints``, or more left out of memory than a slot holds): the
     /// caller keeps it whole in memory.
     ///
-    /// - Throws: the ``SlotFileError`` of the write (a full disk, a file opened for reading).
+    /// - Throws: the ``SlotFileError`` of the write (a full disk, a file opened for reading); the slot is
+    ///   then not taken, and the caller keeps the set whole in memory.
     public func append(_ features: ImageFeatures, indexed: [Int] = [], key: String) throws(SlotFileError) -> Int? {
         let count = features.count
         let rest = count - indexed.count
@@ -137,13 +155,24 @@ public final class KeypointSlots: Sendable {
             return true
         }
         guard encoded else { return nil }
-        let slot = next.withLock { slot in
-            defer { slot += 1 }
-            return slot
+        // The next slot is taken only once its write succeeded: a write the disk refused (full) leaves the
+        // count where it was, so that ``commit()`` records only slots that hold what they should.
+        do throws(SlotFileError) {
+            return try next.withLock { slot throws(SlotFileError) -> Int in
+                try file.write(slot: slot, owner: Self.owner(ofKey: key), payload: payload)
+                defer { slot += 1 }
+                return slot
+            }
+        } catch {
+            refused.withLock { refused in refused = ((refused?.count ?? 0) + 1, refused?.reason ?? error.description) }
+            throw error
         }
-        try file.write(slot: slot, owner: Self.owner(ofKey: key), payload: payload)
-        return slot
     }
+
+    /// How many sets ``append(_:indexed:key:)`` could not write (the disk refused the room: their references
+    /// are held whole in memory by the segment that added them), and why the first could not; `nil` when
+    /// every write succeeded.
+    public var refusedWrites: (count: Int, reason: String)? { refused.withLock { $0 } }
 
     /// Makes every slot written so far durable and records them in the file's header.
     ///
@@ -158,8 +187,8 @@ public final class KeypointSlots: Sendable {
     /// slot left out (as many as it names, in order).
     ///
     /// - Throws: the ``SlotFileError`` of the read; ``SlotFileError/slotChecksum(path:slot:)`` also for a
-    ///   payload whose lengths do not match its counts, or whose indexed keypoints `indexed` does not hold
-    ///   (rebuild the file).
+    ///   payload whose lengths do not match its counts, whose indexed keypoints `indexed` does not hold, or
+    ///   with a position that is not a finite number (rebuild the file).
     public func read(
         slot: Int, key: String, indexed: (words: ArraySlice<UInt64>, points: ArraySlice<Float>) = ([], [])
     ) throws(SlotFileError) -> (words: [UInt64], points: [Float]) {
@@ -197,8 +226,11 @@ public final class KeypointSlots: Sendable {
                     descriptors[k * wordsPer + w] = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: wordOffset, as: UInt64.self))
                     wordOffset += 8
                 }
-                points[2 * k] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pointOffset, as: UInt32.self)))
-                points[2 * k + 1] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pointOffset + 4, as: UInt32.self)))
+                let x = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pointOffset, as: UInt32.self)))
+                let y = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: pointOffset + 4, as: UInt32.self)))
+                guard x.isFinite, y.isFinite else { return nil }
+                points[2 * k] = x
+                points[2 * k + 1] = y
                 pointOffset += 8
             }
             return (descriptors, points)
@@ -206,4 +238,71 @@ public final class KeypointSlots: Sendable {
         guard let decoded else { throw .slotChecksum(path: file.path, slot: slot) }
         return (decoded.0, decoded.1)
     }
+
+    // MARK: - Damage
+
+    /// Every slot found damaged so far, in the order found, once each.
+    public var damage: [KeypointSlotDamage] { damageLog.withLock { $0.found } }
+
+    /// Has `handler` told of every slot found damaged: at once of those found before, then of each as it
+    /// is found, once per slot, on the thread that found it (a query's: hand slow work to another). Replaces
+    /// any handler set before.
+    public func onDamage(_ handler: @escaping @Sendable (KeypointSlotDamage) -> Void) {
+        let earlier = damageLog.withLock { log in
+            log.handler = handler
+            return log.found
+        }
+        for damage in earlier { handler(damage) }
+    }
+
+    /// Records that slot `slot`, the keypoints of the reference keyed `key`, failed with `error`; returns
+    /// whether this is the slot's first failure (the handler is then told).
+    @discardableResult
+    func recordDamage(slot: Int, key: String, error: SlotFileError) -> Bool {
+        let damage = KeypointSlotDamage(path: file.path, slot: slot, key: key, reason: error.description)
+        let handler = damageLog.withLock { log -> (@Sendable (KeypointSlotDamage) -> Void)?? in
+            guard log.slots.insert(slot).inserted else { return nil }
+            log.found.append(damage)
+            return .some(log.handler)
+        }
+        guard let handler else { return false }
+        handler?(damage)
+        return true
+    }
+
+    /// Reads slot `slot` of the reference keyed `key` only to check it (its checksum, owner and that the file
+    /// holds it), recording a failure as damage; returns whether it passed.
+    @discardableResult
+    func check(slot: Int, key: String) -> Bool {
+        do throws(SlotFileError) {
+            try file.withPayload(slot: slot, owner: Self.owner(ofKey: key)) { _ in }
+            return true
+        } catch {
+            recordDamage(slot: slot, key: key, error: error)
+            return false
+        }
+    }
+}
+
+/// A keypoint slot that failed its checks when read: which file, slot and reference, and why.
+public struct KeypointSlotDamage: Sendable, Equatable, CustomStringConvertible {
+    /// The slot file.
+    public let path: String
+    /// The slot.
+    public let slot: Int
+    /// The key of the reference whose keypoints the slot holds.
+    public let key: String
+    /// The failed check, as a sentence (a ``SlotFileError``'s description).
+    public let reason: String
+
+    /// A damage record.
+    public init(path: String, slot: Int, key: String, reason: String) {
+        self.path = path
+        self.slot = slot
+        self.key = key
+        self.reason = reason
+    }
+
+    /// A sentence naming the slot, its reference and the failure.
+    public var description: String { "slot \(slot) of \(path) (reference \(key)): \(reason)" }
 }

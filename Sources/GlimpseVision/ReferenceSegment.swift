@@ -244,14 +244,19 @@ struct ReferenceSegment: Sendable {
 
     /// Reference `r`'s full keypoint set for verification: from its slot and its indexed keypoints here when
     /// it has one (then `start` is 0), otherwise the segment's own `words` and `points` with the range that is `r`'s. `nil` when
-    /// its slot fails its checks (it is then not verified).
+    /// its slot fails its checks: the failure is recorded as damage (``KeypointSlots/recordDamage(slot:key:error:)``,
+    /// which logs, counts and repairs it through its handler), and the reference is not verified by this query.
     func verificationKeypoints(of r: Int) -> (words: [UInt64], points: [Float], start: Int, count: Int)? {
         let lo = descriptorStarts[r], hi = descriptorStarts[r + 1]
         if let keypointSlots, r < slotOf.count, slotOf[r] >= 0 {
-            guard let read = try? keypointSlots.read(
-                slot: Int(slotOf[r]), key: keys[r], indexed: (words[(4 * lo)..<(4 * hi)], points[(2 * lo)..<(2 * hi)]))
-            else { return nil }
-            return (read.words, read.points, 0, read.points.count / 2)
+            do throws(SlotFileError) {
+                let read = try keypointSlots.read(
+                    slot: Int(slotOf[r]), key: keys[r], indexed: (words[(4 * lo)..<(4 * hi)], points[(2 * lo)..<(2 * hi)]))
+                return (read.words, read.points, 0, read.points.count / 2)
+            } catch {
+                keypointSlots.recordDamage(slot: Int(slotOf[r]), key: keys[r], error: error)
+                return nil
+            }
         }
         return (words, points, lo, hi - lo)
     }

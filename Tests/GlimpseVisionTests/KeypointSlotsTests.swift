@@ -1,7 +1,8 @@
 import Foundation
-import GlimpseFiles
+@testable import GlimpseFiles
 import GlimpseImage
 import GlimpseTestSupport
+import Synchronization
 import Testing
 @testable import GlimpseVision
 
@@ -104,5 +105,86 @@ import Testing
             #expect(folded.match(photos[n].query).accepted?.referenceID == photos[n].id)
         }
         #expect(folded.match(photos[1].query).accepted == nil)
+    }
+
+    /// A matcher over the first four test photos verifying from slots at `path` (made by `file` when given).
+    static func slottedMatcher(path: String, file: SlotFile? = nil) throws -> (VisualMatcher, KeypointSlots) {
+        let configuration = IndexedKeypointsTests.configuration
+        let slots = try file.map {
+            KeypointSlots(file: $0, maxKeypoints: configuration.maxKeypoints, indexedKeypoints: configuration.indexedKeypointLimit ?? 0)
+        } ?? KeypointSlots.create(
+            path: path, maxKeypoints: configuration.maxKeypoints, indexedKeypoints: configuration.indexedKeypointLimit ?? 0,
+            tag: Self.tag)
+        let references = (0..<4).map { MatcherUpdateTests.reference($0) }
+        return (VisualMatcher(keyedReferences: references, configuration: configuration, keypointSlots: slots), slots)
+    }
+
+    @Test func aFullDiskKeepsTheReferencesItCannotWriteWholeInMemory() throws {
+        let photos = MatcherUpdateTests.photos
+        try #require(photos.count >= 4)
+        let folder = try TemporaryDirectory()
+        let path = folder.file("k.slots")
+        let configuration = IndexedKeypointsTests.configuration
+        let slotSize = KeypointSlots.slotSize(
+            maxKeypoints: configuration.maxKeypoints, indexedKeypoints: configuration.indexedKeypointLimit ?? 0)
+        // A disk with room for two slots: the third reference's write fails to make room.
+        let file = try SlotFile.create(path: path, slotSize: slotSize, tag: Self.tag, growthSlots: 1) { fd, size in
+            size > 4096 + 2 * slotSize ? ENOSPC : SlotFileCalls.allocate(fd, size: size)
+        }
+        let (matcher, slots) = try Self.slottedMatcher(path: path, file: file)
+        #expect(matcher.segments.first?.slotOf == [0, 1, -1, -1])
+        #expect(file.committedCount == 2 && slots.damage.isEmpty)
+        #expect(slots.refusedWrites?.count == 2 && slots.refusedWrites?.reason.contains("making room in the file failed") == true)
+        // Every reference verifies with its whole set: from its slot, or from memory.
+        for n in 0..<4 {
+            let answer = matcher.match(photos[n].query)
+            #expect(answer.accepted?.referenceID == photos[n].id, "photo \(n): \(answer.candidates)")
+            #expect(answer.places.first?.geometry.correspondences.isEmpty == false)
+        }
+    }
+
+    /// Flips one bit of slot `slot`'s payload in the file at `path`.
+    static func flipBit(_ path: String, slot: Int, slotSize: Int) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let offset = UInt64(4096 + slot * slotSize + SlotFile.slotHeaderSize + 9)
+        try handle.seek(toOffset: offset)
+        let byte = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: [byte ^ 0x10])
+        try handle.close()
+    }
+
+    @Test func aDamagedOrTruncatedSlotIsRecordedOnceAndFoundByTheScrub() throws {
+        let photos = MatcherUpdateTests.photos
+        try #require(photos.count >= 4)
+        let folder = try TemporaryDirectory()
+        let path = folder.file("k.slots")
+        let (matcher, slots) = try Self.slottedMatcher(path: path)
+        let told = Mutex<[KeypointSlotDamage]>([])
+        slots.onDamage { damage in told.withLock { $0.append(damage) } }
+        #expect(matcher.scrubKeypointSlots().isEmpty && matcher.slottedReferenceCount == 4)
+        let before = try #require(matcher.match(photos[1].query).accepted?.inliers)
+
+        try Self.flipBit(path, slot: 1, slotSize: slots.file.slotSize)
+        // The query that reads the slot records it, and is answered without that reference's geometry.
+        #expect(matcher.segments.first?.verificationKeypoints(of: 1) == nil)
+        _ = matcher.match(photos[1].query)
+        let key = MatcherUpdateTests.reference(1).key
+        #expect(told.withLock { $0 }.map { [$0.slot == 1, $0.key == key, $0.path == path] } == [[true, true, true]])
+        #expect(told.withLock { $0 }.first?.reason.contains("damaged slot 1") == true)
+        // Found again by the check of every slot, and told once: one record per slot.
+        #expect(matcher.scrubKeypointSlots().map(\.slot) == [1])
+        #expect(slots.damage.count == 1 && told.withLock { $0.count } == 1)
+        // Repaired as an engine does: the reference re-added whole, from memory, verifies as before.
+        let repaired = matcher.updated(adding: [MatcherUpdateTests.reference(1)], removingKeys: [])
+        #expect(repaired.match(photos[1].query).accepted?.inliers == before)
+        #expect(repaired.scrubKeypointSlots().isEmpty && repaired.slottedReferenceCount == 3)
+
+        // A file truncated under the matcher: the references past the end are damage, queries are answered.
+        try FileHandle(forWritingTo: URL(fileURLWithPath: path)).truncate(atOffset: UInt64(4096 + slots.file.slotSize))
+        for n in 0..<4 { _ = repaired.match(photos[n].query) }
+        #expect(Set(slots.damage.map(\.slot)) == [1, 2, 3])
+        #expect(slots.damage.last?.reason.contains("truncated") == true)
+        #expect(repaired.match(photos[0].query).accepted?.referenceID == photos[0].id)
     }
 }

@@ -64,6 +64,12 @@ struct LoadedMatcherIndex {
         }
         try check(groups.count == n && groups.allSatisfy { $0 >= 0 && Int($0) < groupIDs.count }, "a reference's place is out of range")
         try check(longSides.count == n && sizes.count == 2 * n, "the references' sizes do not match their count")
+        // Floats are checked as integers are: a NaN position or print (with checksums recomputed) would
+        // otherwise load, and compare equal to nothing or score everything alike.
+        try check(longSides.allSatisfy { $0.isFinite && $0 >= 0 } && sizes.allSatisfy { $0 >= 0 },
+                  "a reference's size is negative or not a finite number")
+        try check(points.allSatisfy(\.isFinite), "a keypoint position is not a finite number (NaN or infinite)")
+        try check(prints.allSatisfy(\.isFinite), "a feature print value is not a finite number (NaN or infinite)")
         // Descriptor ranges ascend from 0 to the descriptor count, and each descriptor's owner is its range's.
         let descriptors = owners.count
         try check(descriptorStarts.count == n + 1 && descriptorStarts.first == 0
@@ -107,6 +113,8 @@ struct LoadedMatcherIndex {
             lshDescriptors: subset, prints: prints, printOwners: printOwners, printCodes: codes,
             keypointSlots: slots, slotOf: slots == nil ? [] : slotOf)
         var calibration: PrintCalibrationState?
+        try check(meta(.calibrated) != 1 || Double(bitPattern: meta(.calibrationThreshold)).isFinite
+                  && Double(bitPattern: meta(.calibrationRate)).isFinite, "the print calibration is not a finite number")
         if meta(.calibrated) == 1, nullPrints != nil, meta(.nullPrintsDigest) == MatcherIndexFile.digest(of: nullPrints) {
             calibration = PrintCalibrationState(PrintCalibration(
                 threshold: Double(bitPattern: meta(.calibrationThreshold)),

@@ -26,9 +26,11 @@ import GlimpseFiles
 ///
 /// Loading reads each section straight into the array the matcher keeps, so it never holds the file twice,
 /// and checks in order: the header, the size, the tag, the section table (every length against the file
-/// before anything is allocated), the whole-file checksum, then that every value is in range (an index
-/// whose checksum was forged still cannot make a query read out of bounds). Nothing is used before every
-/// check passes.
+/// before anything is allocated), the whole-file checksum, then that every value is in range: integers
+/// within the arrays they index, every float (positions, sizes, prints, print codes, calibration) a finite
+/// number. An index whose checksum was forged still cannot make a query read out of bounds or score NaN;
+/// it is refused with ``MatcherIndexError/malformed(path:reason:)`` and rebuilt. Nothing is used before
+/// every check passes.
 public enum MatcherIndexFile {
     /// The format version this build writes and reads.
     public static let formatVersion = 2

@@ -236,4 +236,22 @@ import Testing
                     "\(section)[\(element)] = \(value): \(String(describing: error))")
         }
     }
+
+    @Test func aNonFiniteFloatIsRefusedThoughItsChecksumsAreGood() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("matcher.index")
+        let built = VisualMatcher(keyedReferences: Self.references, configuration: Self.configuration)
+        try built.saveIndex(to: path, tag: Self.tag)
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for (element, value) in [(5, Float.nan), (0, Float.infinity), (11, -Float.infinity), (2, Float.signalingNaN)] {
+            try Data(Self.forged(whole, tag: Self.tag, .points, element: element, value: value.bitPattern))
+                .write(to: URL(fileURLWithPath: path))
+            let error = Self.refusal { () throws(MatcherIndexError) in
+                try VisualMatcher.loadIndex(from: path, tag: Self.tag, configuration: Self.configuration)
+            }
+            #expect(error == .malformed(path: path, reason: "a keypoint position is not a finite number (NaN or infinite)"),
+                    "points[\(element)] = \(value): \(String(describing: error))")
+            #expect(error?.isRebuildable == true)
+        }
+    }
 }

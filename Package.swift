@@ -355,8 +355,8 @@ let package = Package(
                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                     ]),
         .testTarget(name: "GlimpseEngineTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseImage", "GlimpseIntents",
-                                   "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
+                    dependencies: ["GlimpseTestSupport", "GlimpseCatalog", "GlimpseEngine", "GlimpseFiles", "GlimpseImage",
+                                   "GlimpseIntents", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseVision", "GlimpseWire",
                                    .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "GlimpseCLITests", dependencies: ["GlimpseTestSupport", "GlimpseFiles", "GlimpseImage", "glimpse"]),
         // The committed seeds of the fuzz targets in Fuzz/ still load (a format change needs new seeds).

@@ -56,14 +56,18 @@ extension Engine {
                 count &+= 1
                 return count
             }
-            if let matcher {
-                if matcher.needsCompaction {
-                    compactInBackground(matcher)
-                } else if let quiet = configuration.compactionQuietPeriod, matcher.foldsWhenQuiet {
-                    compactWhenQuiet(after: quiet, update: count)
-                }
-            }
+            if let matcher { scheduleFold(of: matcher, update: count) }
             return next
+        }
+    }
+
+    /// Folds `matcher`, just installed by update number `update`, now when its changes are large, or once
+    /// updates are quiet when a quiet spell should fold it.
+    func scheduleFold(of matcher: VisualMatcher, update: UInt64) {
+        if matcher.needsCompaction {
+            compactInBackground(matcher)
+        } else if let quiet = configuration.compactionQuietPeriod, matcher.foldsWhenQuiet {
+            compactWhenQuiet(after: quiet, update: update)
         }
     }
 

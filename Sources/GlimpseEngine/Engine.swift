@@ -68,6 +68,9 @@ public final class Engine: Sendable {
     /// Saves the matcher to ``EngineConfiguration/matcherIndex`` after each compaction, for an engine on a
     /// catalog store; `nil` otherwise.
     let indexSaver: MatcherIndexSaver?
+    /// The keypoint slots found damaged and what became of their references (see
+    /// ``keypointSlotHealth``).
+    let slotRepair = Mutex(KeypointSlotRepairState())
 
     /// Loads everything `configuration` names.
     ///
@@ -109,7 +112,9 @@ public final class Engine: Sendable {
             let generation = try await Self.generation(
                 for: catalog, configuration: configuration, printer: models.featurePrinter, nullPrints: models.nullPrints,
                 labeler: models.labeler, store: store)
-            return Engine(configuration: configuration, models: models, generation: generation, indexSaver: nil)
+            let engine = Engine(configuration: configuration, models: models, generation: generation, indexSaver: nil)
+            engine.watchKeypointSlots()
+            return engine
         }
         return try await load(
             configuration, catalog: catalog, storedFeatures: { features[$0] }, photoFolder: catalog.directory, models: given)
@@ -155,6 +160,7 @@ public final class Engine: Sendable {
             case .index(changed: false): break
             }
         }
+        engine.watchKeypointSlots()
         return engine
     }
 
@@ -176,6 +182,7 @@ public final class Engine: Sendable {
             nullPrints: matcher?.nullPrints, labeler: labeler, generation: Generation(
                 snapshot: snapshot, matcher: matcher, query: query, referenceSource: nil, cacheProblem: nil),
             indexSaver: nil)
+        watchKeypointSlots()
     }
 
     private convenience init(
@@ -224,6 +231,7 @@ public final class Engine: Sendable {
             for: catalog, configuration: configuration, printer: featurePrinter, nullPrints: nullPrints, labeler: labeler,
             store: store)
         generation.withLock { $0 = next }
+        watchKeypointSlots()
         return next
     }
 

@@ -65,6 +65,10 @@ public struct EngineConfiguration: Sendable {
     /// Told how far building the matcher has come (`MatcherBuildProgress`): each step as it starts and
     /// ends, the distractors after every batch. The daemon logs it; `nil` says nothing.
     public var buildProgress: (@Sendable (MatcherBuildProgress) -> Void)?
+    /// Told of each keypoint slot found damaged (once per slot) and of each repair of the references whose
+    /// slots were (`KeypointSlotEvent`, see `Engine.keypointSlotHealth`). The daemon logs it; `nil` says
+    /// nothing (the damage is still counted and repaired).
+    public var keypointSlotEvents: (@Sendable (KeypointSlotEvent) -> Void)?
     /// The key that signs cursors. Daemons that share cursors use one key.
     public var cursorKey: CursorKey = .random()
     /// Page sizes and label-fit limits of the visual search.

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import GlimpseEngine
+import GlimpseVision
 
 /// The catalog, feature cache and models every command that matches pictures loads
 /// (`serve`, `query`, `match`, `bench`, `eval`): one set of options for the ``Engine``.
@@ -41,12 +43,25 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// Loads the engine these options describe, after `adjust` has changed its configuration; a long build
-    /// says how far it has come on standard error (``BuildProgressReport``) unless `adjust` reports otherwise.
+    /// says how far it has come on standard error (``BuildProgressReport``), and so does each damaged keypoint
+    /// slot, unless `adjust` reports otherwise.
     func load(
         command: String, _ adjust: (inout EngineConfiguration) -> Void = { _ in }
     ) async throws(EngineError) -> Engine {
         var configuration = configuration()
         configuration.buildProgress = BuildProgressReport.standardError(command)
+        configuration.keypointSlotEvents = { event in
+            switch event {
+            case .damaged(let damage):
+                FileHandle.standardError.write(Data(
+                    "glimpse \(command): warning: \(damage); its reference is re-extracted from its photo\n".utf8))
+            case .writesRefused(let path, let count, let reason):
+                FileHandle.standardError.write(Data(
+                    "glimpse \(command): warning: \(count) photos' keypoints held in memory, not in \(path): \(reason)\n".utf8))
+            case .repaired, .notRepaired:
+                break
+            }
+        }
         adjust(&configuration)
         return try await Engine.load(configuration)
     }

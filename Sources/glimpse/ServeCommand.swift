@@ -6,6 +6,7 @@ import GlimpseFeaturePrint
 import GlimpseImage
 import GlimpseStore
 import GlimpseStoreSQLite
+import GlimpseVision
 import GlimpseServer
 import GlimpseVision
 import Logging
@@ -176,7 +177,11 @@ struct ServeCommand: AsyncParsableCommand {
             if noStore {
                 do {
                     let progress = Self.progressLog(logger)
-                    loaded = try await engine.load(command: "serve") { configuration in configuration.buildProgress = progress }
+                    let slotEvents = Self.slotLog(logger)
+                    loaded = try await engine.load(command: "serve") { configuration in
+                        configuration.buildProgress = progress
+                        configuration.keypointSlotEvents = slotEvents
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("glimpse serve: \(error)\n".utf8))
                     throw ExitCode(error.isMissingFile ? 66 : 65)
@@ -225,6 +230,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func openStore(logger: Logger) async throws -> (live: LiveCatalog, location: StoreLocation) {
         var configuration = engine.configuration()
         configuration.buildProgress = Self.progressLog(logger)
+        configuration.keypointSlotEvents = Self.slotLog(logger)
         let location = StoreLocation(store: store, catalogDirectory: engine.catalog)
         let path = location.description
         func fail(_ error: any CustomStringConvertible, status: Int32) -> ExitCode {
@@ -330,6 +336,32 @@ struct ServeCommand: AsyncParsableCommand {
                     ["reason": "\(problem)"], uniquingKeysWith: { $1 }))
             } else {
                 logger.info("building the matcher", metadata: metadata)
+            }
+        }
+    }
+
+    /// Logs each damaged keypoint slot once, as a warning naming the file, slot and reference, and what
+    /// became of its reference.
+    static func slotLog(_ logger: Logger) -> @Sendable (KeypointSlotEvent) -> Void {
+        { event in
+            switch event {
+            case .damaged(let damage):
+                logger.warning(
+                    "a keypoint slot failed its checks; its reference is verified without keypoints until it is re-extracted from its photo",
+                    metadata: ["file": "\(damage.path)", "slot": "\(damage.slot)", "reference": "\(damage.key)",
+                               "reason": "\(damage.reason)"])
+            case .repaired(let keys):
+                logger.notice(
+                    "references of damaged keypoint slots were re-extracted from their photos and are served whole",
+                    metadata: ["references": "\(keys.joined(separator: ", "))"])
+            case .writesRefused(let path, let count, let reason):
+                logger.error(
+                    "the keypoint slot file could not take every photo's keypoints; those photos are held whole in memory (free disk space and restart to write them)",
+                    metadata: ["file": "\(path)", "photos": "\(count)", "reason": "\(reason)"])
+            case .notRepaired(let key, let reason):
+                logger.error(
+                    "the reference of a damaged keypoint slot could not be re-extracted; delete the slot file and the matcher index to rebuild them",
+                    metadata: ["reference": "\(key)", "reason": "\(reason)"])
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GlimpseCatalog
 import GlimpseEngine
+import GlimpseFiles
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseTestSupport
@@ -27,7 +28,10 @@ import Testing
     ///
     /// With `slots`, in the compact regime of `glimpse serve --keypoint-slots`: 640 keypoints kept per
     /// photo, in that file, 128 of them indexed in memory, 3 hash tables.
-    static func open(storePath: String, index: String?, slots: String? = nil, steps: Steps) async throws -> LiveCatalog {
+    static func open(
+        storePath: String, index: String?, slots: String? = nil, steps: Steps,
+        slotEvents: (@Sendable (KeypointSlotEvent) -> Void)? = nil
+    ) async throws -> LiveCatalog {
         let store = try SQLiteCatalogStore.open(path: storePath, create: false)
         var configuration = Fixture.configuration("/nonexistent", quiet: .milliseconds(50))
         configuration.matcherIndex = index
@@ -40,6 +44,7 @@ import Testing
             configuration.vision.mirrorProbeTables = min(configuration.vision.mirrorProbeTables, 3)
         }
         configuration.buildProgress = { steps.record($0) }
+        configuration.keypointSlotEvents = slotEvents
         return try await LiveCatalog.open(
             store: store, photoFolder: PhotoFolder(path: store.photoFolder), configuration: configuration)
     }
@@ -178,6 +183,61 @@ extension LiveCatalogMatcherIndexTests {
         let third = try await Self.open(storePath: fixture.storePath, index: index, slots: slots, steps: steps)
         #expect(third.engine.current.referenceSource == .cache && steps.saw(.index))
         #expect(try await Self.answers(third) == served)
+        await third.close()
+    }
+
+    /// The inliers of the place accepted for each of the first 12 sample photos (`nil`: none accepted).
+    static func inliers(_ live: LiveCatalog) throws -> [Int?] {
+        let matcher = try #require(live.engine.current.matcher)
+        return try (0..<12).map { try matcher.match(LiveCatalogTests.photo($0).picture).accepted?.inliers }
+    }
+
+    @Test func aSlotDamagedWhileNoDaemonRanIsFoundAtStartRepairedAndSavedWhole() async throws {
+        let fixture = try await Fixture.make()
+        await fixture.live.close()
+        let index = fixture.directory.file("matcher.index")
+        let slots = fixture.directory.file("keypoints.slots")
+        let first = try await Self.open(storePath: fixture.storePath, index: index, slots: slots, steps: Steps())
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the first save") { first.engine.matcherIndexSaves == 1 }
+        let whole = try Self.inliers(first)
+        #expect(whole.contains { ($0 ?? 0) > 0 } && first.engine.keypointSlotHealth.damagedSlots == 0)
+        await first.close()
+
+        // One bit of slot 0's keypoints flipped while no daemon runs.
+        let handle = try #require(FileHandle(forUpdatingAtPath: slots))
+        let offset = UInt64(4096 + SlotFile.slotHeaderSize + 9)
+        try handle.seek(toOffset: offset)
+        let byte = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: [byte ^ 0x10])
+        try handle.close()
+
+        // The start finds it before it serves, tells of it once and re-extracts the photo: every photo is
+        // verified with its inliers as before the damage.
+        let events = Mutex<[KeypointSlotEvent]>([])
+        let second = try await Self.open(
+            storePath: fixture.storePath, index: index, slots: slots, steps: Steps(),
+            slotEvents: { event in events.withLock { $0.append(event) } })
+        let health = second.engine.keypointSlotHealth
+        #expect(health.damagedSlots == 1 && health.repairedReferences == 1 && health.unrepairedReferences == 0)
+        #expect(health.path == slots && health.problem?.hasPrefix("1 keypoint slot failed its checks; 1 reference was") == true)
+        let told = events.withLock { $0 }
+        #expect(told.count == 2, "\(told)")
+        guard case .damaged(let damage)? = told.first, case .repaired(let keys)? = told.last else {
+            Issue.record("not told of the damage, then of the repair: \(told)")
+            return
+        }
+        #expect(damage.slot == 0 && damage.path == slots && keys == [damage.key])
+        #expect(try Self.inliers(second) == whole)
+        // The repaired matcher is folded and saved: the next start reads no damaged slot.
+        try await poll(every: .milliseconds(20), upTo: .seconds(120), "the save after the repair") {
+            second.engine.matcherIndexSaves == 1
+        }
+        await second.close()
+        let third = try await Self.open(storePath: fixture.storePath, index: index, slots: slots, steps: Steps())
+        #expect(third.engine.current.referenceSource == .matcherIndex)
+        #expect(third.engine.keypointSlotHealth.damagedSlots == 0)
+        #expect(try Self.inliers(third) == whole)
         await third.close()
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import GlimpseImage
 import GlimpseServer
+import GlimpseWire
 import NIOCore
 import Testing
 import GlimpseClient
@@ -33,6 +35,41 @@ struct MetricsRouteTests {
                 #expect(count.map { $0 >= 1 } == true, "stage \(stage)")
             }
             #expect(metricSample(text, "glimpse_queries_in_flight") == 0)
+        }
+        try await daemon.stop()
+    }
+
+    /// The real catalog service, reporting keypoint slot damage as an engine that found two damaged slots does.
+    final class DamagedSlotsService: ForwardingSearchService {
+        let real: CatalogSearchService
+        init(real: CatalogSearchService) { self.real = real }
+        var matcherProblem: String? { "2 keypoint slots failed their checks; 2 references were re-extracted" }
+        var keypointSlotDamage: Int { 2 }
+        func search(image: PixelBuffer, labels: [String], limit: Int) async throws -> QueryResponseJSON {
+            try await real.search(image: image, labels: labels, limit: limit)
+        }
+    }
+
+    @Test func keypointSlotDamageIsCountedAndMakesTheDaemonDegraded() async throws {
+        let plain = try await RunningDaemon.start()
+        try await plain.client.withConnection { connection in
+            let health = try JSONDecoder().decode(
+                HealthJSON.self, from: Data(String(buffer: try await connection.send(method: .GET, target: "/healthz").body).utf8))
+            #expect(health.status == "ok" && health.matcherProblem == nil)
+            let text = String(buffer: try await connection.send(method: .GET, target: "/metrics").body)
+            #expect(metricSample(text, "glimpse_keypoint_slot_damage_total") == 0, "\(text)")
+        }
+        try await plain.stop()
+
+        let daemon = try await RunningDaemon.start(service: DamagedSlotsService(real: try await SharedService.shared.get()))
+        try await daemon.client.withConnection { connection in
+            let health = try JSONDecoder().decode(
+                HealthJSON.self, from: Data(String(buffer: try await connection.send(method: .GET, target: "/healthz").body).utf8))
+            #expect(health.status == "degraded" && health.matcherProblem?.hasPrefix("2 keypoint slots failed") == true)
+            for _ in 0..<2 {
+                let text = String(buffer: try await connection.send(method: .GET, target: "/metrics").body)
+                #expect(metricSample(text, "glimpse_keypoint_slot_damage_total") == 2, "\(text)")
+            }
         }
         try await daemon.stop()
     }

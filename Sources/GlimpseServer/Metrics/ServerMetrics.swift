@@ -12,6 +12,10 @@ import Synchronization
 ///   `encode`).
 /// - `glimpse_errors_total{kind}`: error responses by error code (`body_too_large`, `overloaded`, …).
 /// - `glimpse_queries_in_flight`: image queries admitted and not finished.
+/// - `glimpse_keypoint_slot_damage_total`: keypoint slots found damaged since start, once each (their
+///   references are re-extracted from their photos; `GET /healthz` says `degraded`).
+/// - `glimpse_keypoint_slot_damage_total`: keypoint slots found damaged since start, once each (their
+///   references are re-extracted from their photos; `GET /healthz` says `degraded`).
 /// - `glimpse_catalog_places`, `glimpse_catalog_collections`, `glimpse_catalog_photos`: what the served
 ///   snapshot holds; `glimpse_catalog_sequence`: the store's last applied change;
 ///   `glimpse_catalog_snapshot_age_seconds`: time since that snapshot was published.
@@ -25,6 +29,9 @@ public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     private let inFlightGauge: CoreMetrics.Gauge
+    /// The keypoint slot damage counter, and the count it was last brought to.
+    private let slotDamage: CoreMetrics.Counter
+    private let slotDamageCounted = Mutex(0)
     private let catalogGauges: (places: CoreMetrics.Gauge, collections: CoreMetrics.Gauge, photos: CoreMetrics.Gauge,
                                 sequence: CoreMetrics.Gauge, age: CoreMetrics.Gauge)
     private let publishedAt = Mutex<ContinuousClock.Instant?>(nil)
@@ -40,6 +47,7 @@ public final class ServerMetrics: Sendable {
         ]
         self.factory = factory
         self.inFlightGauge = CoreMetrics.Gauge(label: "glimpse_queries_in_flight", factory: factory)
+        self.slotDamage = CoreMetrics.Counter(label: "glimpse_keypoint_slot_damage_total", factory: factory)
         self.catalogGauges = (
             CoreMetrics.Gauge(label: "glimpse_catalog_places", factory: factory),
             CoreMetrics.Gauge(label: "glimpse_catalog_collections", factory: factory),
@@ -101,6 +109,16 @@ public final class ServerMetrics: Sendable {
     /// Sets the number of queries in flight.
     public func setQueriesInFlight(_ count: Int) {
         inFlightGauge.record(count)
+    }
+
+    /// Brings the keypoint slot damage counter to `total`, the slots the engine found damaged since start
+    /// (it only ever grows).
+    public func setKeypointSlotDamage(_ total: Int) {
+        let step = slotDamageCounted.withLock { counted -> Int in
+            defer { counted = max(counted, total) }
+            return max(0, total - counted)
+        }
+        if step > 0 { slotDamage.increment(by: step) }
     }
 
     /// The metrics in the Prometheus text exposition format.

@@ -4,17 +4,20 @@ import NIOCore
 
 /// `GET /healthz` and `GET /metrics`.
 extension APIRoutes {
-    /// `GET /healthz`: the catalog's size, the queries in flight and whether the store is writable.
+    /// `GET /healthz`: the catalog's size, the queries in flight, whether the store is writable and
+    /// whether the matcher serves every reference whole.
     func health() async throws -> Response {
         let problem = await editor?.storeProblem()
+        let matcherProblem = service.matcherProblem
         return try json(
             HealthJSON(
-                status: problem == nil ? "ok" : "degraded",
+                status: problem == nil && matcherProblem == nil ? "ok" : "degraded",
                 places: service.placeCount,
                 collections: service.collectionCount,
                 queriesInFlight: gate.inFlight,
                 catalogWritable: editor.map { _ in problem == nil },
-                catalogProblem: problem
+                catalogProblem: problem,
+                matcherProblem: matcherProblem
             )
         )
     }
@@ -22,6 +25,7 @@ extension APIRoutes {
     /// `GET /metrics`: the Prometheus exposition.
     func metricsExposition() async -> Response {
         metrics.setQueriesInFlight(gate.inFlight)
+        metrics.setKeypointSlotDamage(service.keypointSlotDamage)
         if !metrics.hasCatalog {
             // The catalog served since start: its age counts from the first exposition.
             let info = await editor?.info()

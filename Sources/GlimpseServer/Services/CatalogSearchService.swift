@@ -25,6 +25,10 @@ public final class CatalogSearchService: SearchService {
     public var photoCount: Int { catalog.places.reduce(0) { $0 + $1.photos.count } }
     /// The served snapshot's id.
     public var snapshotID: String { engine.current.snapshot.id }
+    /// The engine's keypoint slot damage, while there is any (``Engine/keypointSlotHealth``).
+    public var matcherProblem: String? { engine.keypointSlotHealth.problem }
+    /// The keypoint slots the engine found damaged.
+    public var keypointSlotDamage: Int { engine.keypointSlotHealth.damagedSlots }
 
     /// Serves `engine`.
     public init(engine: Engine) {

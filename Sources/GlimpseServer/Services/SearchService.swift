@@ -23,6 +23,11 @@ public protocol SearchService: Sendable {
     /// How query pictures are decoded (the same options the in-process query uses). The daemon
     /// lowers the pixel and byte limits to its own.
     var decodingOptions: DecodingOptions { get }
+    /// Why the matcher serves some references less well than it should (keypoint slots found damaged),
+    /// or `nil`: `GET /healthz` then says `degraded` with this reason.
+    var matcherProblem: String? { get }
+    /// The keypoint slots found damaged since the daemon started, once each (`GET /metrics`).
+    var keypointSlotDamage: Int { get }
 
     /// Finds the entities a picture shows.
     /// - Parameters:
@@ -69,6 +74,10 @@ extension SearchService {
     public var photoCount: Int { placeCount }
     /// No snapshot id, for services that do not say.
     public var snapshotID: String { "" }
+    /// No matcher problem, for services that do not say.
+    public var matcherProblem: String? { nil }
+    /// No damage, for services that do not say.
+    public var keypointSlotDamage: Int { 0 }
 
     /// Searches the region cropped out of the picture; regions in the answer are mapped back to the
     /// whole picture's coordinates, the one convention of every answer (as ``CatalogSearchService`` and

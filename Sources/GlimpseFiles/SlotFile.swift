@@ -326,7 +326,7 @@ public final class SlotFile: Sendable {
             let (got, code) = SlotFileCalls.read(descriptor, into: raw, at: offset)
             if code != 0 { return .failure(.io(FileError(path: path, operation: .read, code: code))) }
             guard got >= Self.slotHeaderSize else {
-                return .failure(.truncated(path: path, size: offset + got, expected: offset + slotSize))
+                return .failure(.truncated(path: path, size: shortenedSize(readTo: offset + got), expected: offset + slotSize))
             }
             let bytes = UnsafeRawBufferPointer(rebasing: raw[..<got])
             let stored = bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian
@@ -338,7 +338,8 @@ public final class SlotFile: Sendable {
             }
             guard length <= payloadLimit else { return .failure(.slotChecksum(path: path, slot: slot)) }
             guard Self.slotHeaderSize + length <= got else {
-                return .failure(.truncated(path: path, size: offset + got, expected: offset + Self.slotHeaderSize + length))
+                return .failure(.truncated(
+                    path: path, size: shortenedSize(readTo: offset + got), expected: offset + Self.slotHeaderSize + length))
             }
             let used = UnsafeRawBufferPointer(rebasing: bytes[..<(Self.slotHeaderSize + length)])
             guard CRC32.checksum(bytes: UnsafeRawBufferPointer(rebasing: used[4...])) == stored else {
@@ -347,6 +348,12 @@ public final class SlotFile: Sendable {
             return .success(body(UnsafeRawBufferPointer(rebasing: used[Self.slotHeaderSize...])))
         }
         return try outcome.get()
+    }
+
+    /// The size of a file a read found shorter than it should be, for the message: what the system says
+    /// now, else where the read ended.
+    private func shortenedSize(readTo end: Int) -> Int {
+        (try? SlotFileCalls.fileSize(descriptor, path: path)) ?? end
     }
 
     /// The owner of slot `slot` as its header says, unchecked (0 when the slot is free): for finding the
@@ -361,7 +368,9 @@ public final class SlotFile: Sendable {
         let offset = offset(ofSlot: slot)
         let (got, code) = withUnsafeMutableBytes(of: &head) { SlotFileCalls.read(descriptor, into: $0, at: offset) }
         if code != 0 { throw .io(FileError(path: path, operation: .read, code: code)) }
-        guard got >= Self.slotHeaderSize else { throw .truncated(path: path, size: offset + got, expected: offset + slotSize) }
+        guard got >= Self.slotHeaderSize else {
+            throw .truncated(path: path, size: shortenedSize(readTo: offset + got), expected: offset + slotSize)
+        }
         return withUnsafeBytes(of: head) { raw in
             raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self) == 0
                 ? 0 : raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).littleEndian

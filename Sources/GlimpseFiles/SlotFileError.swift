@@ -10,7 +10,8 @@ public enum SlotFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedVersion(path: String, found: UInt32)
     /// The header's checksum does not match its bytes.
     case headerChecksum(path: String)
-    /// The file is shorter than its header says (`size` bytes where at least `expected` are needed).
+    /// The file is shorter than its header says, or than a slot read needs (`size` bytes where at least
+    /// `expected` are needed): cut short, or shortened by another program while open.
     case truncated(path: String, size: Int, expected: Int)
     /// The file's slots are `found` bytes long where the reader expects `expected`.
     case slotSizeMismatch(path: String, expected: Int, found: Int)
@@ -56,7 +57,7 @@ public enum SlotFileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .headerChecksum(let path):
             return "\(path) has a damaged header (its checksum does not match); \(rebuild)"
         case .truncated(let path, let size, let expected):
-            return "\(path) is truncated: \(size) bytes where its header needs at least \(expected); \(rebuild)"
+            return "\(path) is truncated: \(size) bytes where at least \(expected) are needed (cut short, or shortened by another program); \(rebuild)"
         case .slotSizeMismatch(let path, let expected, let found):
             return "\(path) has slots of \(found) bytes where \(expected) are expected (another feature profile); \(rebuild)"
         case .identityMismatch(let path, let expected, let found):

@@ -47,7 +47,7 @@ public struct KeypointSlotHealth: Sendable, Equatable {
 struct KeypointSlotRepairState: Sendable {
     var path: String?
     var damagedSlots = 0
-    /// Damaged references not yet handled by a repair.
+    /// Damaged references not yet repaired (a repair under way takes them out once it is done).
     var pending: Set<String> = []
     var repaired: Set<String> = []
     /// References a repair could not re-extract, and why.
@@ -147,10 +147,7 @@ extension Engine {
     /// photo, or whose photo cannot be read, is reported and left.
     func repairKeypointSlots() {
         updates.withLock { _ in
-            let keys = slotRepair.withLock { state in
-                defer { state.pending = [] }
-                return state.pending.sorted()
-            }
+            let keys = slotRepair.withLock { $0.pending.sorted() }
             guard !keys.isEmpty, let matcher = current.matcher else { return }
             let photos = Self.referencePhotos(of: current.catalog, placeIDs: configuration.placeIDs)
             var added: [MatcherReference] = []
@@ -169,6 +166,7 @@ extension Engine {
                 }
             }
             slotRepair.withLock { state in
+                state.pending.subtract(keys)
                 for reference in added { state.repaired.insert(reference.key) }
                 for (key, reason) in failed { state.failed[key] = reason }
             }

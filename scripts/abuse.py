@@ -12,6 +12,11 @@ Each attack is bounded in count and time and prints its measurements as one line
   early      a 10 MB body with ?limit=0 and Connection: close, written whole before reading (Python's
              http.client); time to the 400 and to the closed connection.
   shutdown   N queries sent at once (PICTURE), then SIGTERM to PID; every answer's status and size.
+  slots      a daemon verifying from keypoint slots (--keypoint-slots SLOTS): --phase whole queries every
+             catalog photo and prints the inliers of the accepted place; --phase flipped (after a bit of
+             slot 0 was flipped while the daemon was stopped) the same, with /healthz and the damage
+             counter of /metrics; --phase truncated empties SLOTS under the daemon, then queries every
+             photo: every answer 200, the daemon alive.
 
 Usage: abuse.py SOCKET PID ATTACK [options]; see scripts/abuse.sh, which starts the daemon.
 """
@@ -402,12 +407,62 @@ def attack_parameters(args):
     }))
 
 
+def query_inliers(path, photo):
+    """POST /v1/query with a catalog photo: (status, the accepted first result's inliers or None)."""
+    with open(photo, "rb") as f:
+        body = f.read()
+    status, _, payload = request(path, "POST", "/v1/query?limit=1", body, {"Content-Type": "image/jpeg"})
+    if status != 200:
+        return status, None
+    results = json.loads(payload).get("results", [])
+    evidence = results[0]["evidence"] if results else {}
+    return status, evidence.get("inliers") if evidence.get("accepted", True) else None
+
+
+def damage_metric(path):
+    """The value of glimpse_keypoint_slot_damage_total in GET /metrics (None when absent)."""
+    _, _, payload = request(path, "GET", "/metrics")
+    for line in payload.decode().splitlines():
+        if line.startswith("glimpse_keypoint_slot_damage_total"):
+            return float(line.split()[-1])
+    return None
+
+
+def attack_slots(args):
+    """Keypoint slot damage: every catalog photo queried, its inliers listed by photo; with --phase
+    truncated, the slot file is emptied under the daemon first."""
+    photos = sorted(os.path.join("Images/photos", name) for name in os.listdir("Images/photos")
+                    if name.endswith(".jpg"))
+    if args.phase == "truncated":
+        os.truncate(args.slots, 0)
+    statuses, inliers = {}, {}
+    for photo in photos:
+        status, found = query_inliers(args.socket, photo)
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
+        inliers[os.path.basename(photo)] = found
+    _, _, health = request(args.socket, "GET", "/healthz")
+    health = json.loads(health)
+    alive = True
+    try:
+        os.kill(args.pid, 0)
+    except OSError:
+        alive = False
+    print(json.dumps({
+        "attack": "slots", "phase": args.phase, "statuses": statuses, "alive": alive,
+        "verified": sum(1 for v in inliers.values() if v), "inliers": inliers,
+        "health": health.get("status"), "matcher_problem": health.get("matcherProblem"),
+        "slot_damage_total": damage_metric(args.socket),
+    }))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("socket")
     parser.add_argument("pid", type=int)
-    parser.add_argument("attack", choices=["uploads", "slowloris", "early", "shutdown", "edits", "parameters"])
+    parser.add_argument("attack", choices=["uploads", "slowloris", "early", "shutdown", "edits", "parameters", "slots"])
     parser.add_argument("--store-folder", default="")
+    parser.add_argument("--slots", default="")
+    parser.add_argument("--phase", choices=["whole", "flipped", "truncated"], default="whole")
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--size", type=int, default=30_000_000)
     parser.add_argument("--picture", default="Images/photos/001-wooden-jetty-on-a-calm-lake.jpg")
@@ -419,7 +474,8 @@ def main():
     if args.count > 1000 or args.duration > 1800 or args.size > 64_000_000:
         sys.exit("abuse.py: --count ≤ 1000, --duration ≤ 1800, --size ≤ 64000000")
     {"uploads": attack_uploads, "slowloris": attack_slowloris, "early": attack_early,
-     "shutdown": attack_shutdown, "edits": attack_edits, "parameters": attack_parameters}[args.attack](args)
+     "shutdown": attack_shutdown, "edits": attack_edits, "parameters": attack_parameters,
+     "slots": attack_slots}[args.attack](args)
 
 
 if __name__ == "__main__":

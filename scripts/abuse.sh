@@ -9,13 +9,17 @@
 #
 #   ./scripts/abuse.sh edits          # hostile catalog edits (issue: Hardening II)
 #   ./scripts/abuse.sh parameters     # hostile query parameters and oversized lists
+#   ./scripts/abuse.sh slots          # a flipped bit and a truncation in the keypoint slot file
 #
 # Bars: uploads: peak RSS <= 1 GB, every upload answered, no 503 after a complete upload;
 # slowloris: every /healthz and catalog search answered in < 1 s; early: 400 and closed in < 1 s;
 # shutdown: 40 answers, none empty, every 503 with Retry-After; edits: every hostile edit 4xx, 0 orphan
 # photos after 30 refused edits with photos, the next normal edit 201, no answer naming a host path, and
 # the daemon restarts; parameters: every probe refused with its own code, the 4,000,000 labels refused
-# without decoding them, a JSON body over its limit not told to send a smaller image.
+# without decoding them, a JSON body over its limit not told to send a smaller image;
+# slots: after a bit of slot 0 is flipped while the daemon is stopped, the next start
+# verifies every photo with the inliers it had (health degraded, damage counter 1, one warning in the log);
+# with the file emptied under the daemon, every query answered 200 and the daemon alive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,6 +83,20 @@ EOF
         wait "$pid" && echo "{\"attack\": \"shutdown\", \"exit_status\": 0}" || echo "{\"attack\": \"shutdown\", \"exit_status\": $?}"
         pid=""
         ;;
+    slots)
+        slotted=(--matcher-index "$workdir/matcher.index" --keypoint-slots "$workdir/keypoints.slots")
+        start_daemon "${slotted[@]}"
+        for _ in $(seq 1 600); do [ -f "$workdir/matcher.index" ] && break; sleep 0.1; done
+        python3 scripts/abuse.py "$sock" "$pid" slots --phase whole --slots "$workdir/keypoints.slots"
+        stop_daemon
+        # One bit of slot 0's keypoints (past the 4,096-byte header and the slot's 16) flipped while stopped.
+        python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(4096 + 16 + 9); b = f.read(1)[0]; f.seek(4096 + 16 + 9); f.write(bytes([b ^ 0x10]))' "$workdir/keypoints.slots"
+        start_daemon "${slotted[@]}"
+        python3 scripts/abuse.py "$sock" "$pid" slots --phase flipped --slots "$workdir/keypoints.slots"
+        echo "{\"attack\": \"slots\", \"damage_warnings_in_log\": $(grep -c 'a keypoint slot failed its checks' "$log" || true)}"
+        python3 scripts/abuse.py "$sock" "$pid" slots --phase truncated --slots "$workdir/keypoints.slots"
+        stop_daemon
+        ;;
     edits)
         start_daemon
         python3 scripts/abuse.py "$sock" "$pid" edits --store-folder "$workdir"
@@ -93,7 +111,7 @@ EOF
         stop_daemon
         ;;
     *)
-        echo "unknown attack $attack (uploads, slowloris, early, shutdown, edits, parameters)" >&2
+        echo "unknown attack $attack (uploads, slowloris, early, shutdown, edits, parameters, slots)" >&2
         exit 64
         ;;
     esac

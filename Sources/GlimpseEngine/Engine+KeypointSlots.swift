@@ -87,9 +87,8 @@ extension Engine {
     }
 
     /// Tells of the slot writes the current matcher's build could not make, has its keypoint slots report
-    /// their damage to this engine, and checks every slot
-    /// it uses: at once when they are at most ``startScrubBytes`` (repairing what it finds before returning),
-    /// otherwise in the background.
+    /// their damage to this engine, and checks every slot it uses: at once when they are at most
+    /// ``startScrubBytes`` (repairing what it finds before returning), otherwise in the background.
     func watchKeypointSlots() {
         guard let matcher = current.matcher, let slots = matcher.keypointSlots else { return }
         if let refused = slots.refusedWrites {

@@ -6,8 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// A read-only, shared memory mapping of the first ``count`` bytes of a file, so that a large file
-/// (a slot file of keypoints or prints) is read where it lies, in the page cache, instead of into the heap.
+/// A read-only, shared memory mapping of the first ``count`` bytes of a file, so that a large file is
+/// read where it lies, in the page cache, instead of into the heap. ``SlotFile`` no longer reads through
+/// one: a file another program truncates under a mapping stops the process (below), so slots are read
+/// with `pread`; use a mapping only for files no other program may shorten.
 ///
 /// The mapped bytes are reached only through ``copy(offset:into:)`` and ``withBytes(offset:count:_:)``,
 /// which check the range against ``count`` and whose pointer never outlives the call; the mapping is
@@ -17,9 +19,8 @@ import Darwin
 /// what they copied.
 ///
 /// The one thing a mapping cannot survive is the file shrinking below ``count`` while it is mapped (a
-/// read of the lost pages stops the process with `SIGBUS`). Glimpse never truncates a mapped file: files
-/// only grow in place, and are replaced by renaming a new file over them, which leaves the mapped one
-/// intact. Keep other programs from truncating them.
+/// read of the lost pages stops the process with `SIGBUS`), and no check of the file's size before a read
+/// closes that window.
 ///
 /// `@unchecked Sendable`: every stored property is immutable after `init`, and the mapping is only read.
 public final class MappedFile: @unchecked Sendable {

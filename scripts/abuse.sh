@@ -24,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 attacks=("$@")
-[ ${#attacks[@]} -eq 0 ] && attacks=(uploads slowloris early shutdown edits parameters)
+[ ${#attacks[@]} -eq 0 ] && attacks=(uploads slowloris early shutdown edits parameters slots)
 duration="${DURATION:-100}"
 
 swift build -c release --product glimpse >/dev/null

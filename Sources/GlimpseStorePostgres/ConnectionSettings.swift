@@ -36,6 +36,27 @@ struct ConnectionSettings: Sendable, Equatable {
     var tls: TLSMode
     var rootCertificate: String?
     var connectTimeout: Duration
+    /// The server's limit on one statement and on one wait for a lock (`statement_timeout`,
+    /// `lock_timeout`, set on every connection at connect); a transaction left idle is ended by the
+    /// server after ``callTimeout`` (`idle_in_transaction_session_timeout`).
+    var statementTimeout = Duration.seconds(5)
+
+    /// How long one call may run on its leased connection (all of an edit's statements) before the
+    /// store gives up on it and drops the connection: twice ``statementTimeout``.
+    var callTimeout: Duration { statementTimeout * 2 }
+
+    /// The parameters every connection starts with: its name and the server-side limits.
+    func startupParameters(name: String) -> [(String, String)] {
+        let statement = String(Self.milliseconds(statementTimeout))
+        return [("application_name", name), ("statement_timeout", statement), ("lock_timeout", statement),
+                ("idle_in_transaction_session_timeout", String(Self.milliseconds(callTimeout)))]
+    }
+
+    /// `duration` in whole milliseconds, at least 1 (a PostgreSQL setting of 0 means no limit).
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
 
     /// Where the store is, for messages: `user@host:port/db` or `user@socket/db`, never the password.
     var target: String {
@@ -149,7 +170,7 @@ struct ConnectionSettings: Sendable, Equatable {
             configuration = .init(unixSocketPath: path, username: username, password: password, database: database)
         }
         configuration.options.connectTimeout = connectTimeout
-        configuration.options.additionalStartupParameters = [("application_name", "glimpse")]
+        configuration.options.additionalStartupParameters = startupParameters(name: "glimpse")
         return configuration
     }
 
@@ -172,7 +193,7 @@ struct ConnectionSettings: Sendable, Equatable {
             configuration = .init(unixSocketPath: path, username: username, password: password, database: database)
         }
         configuration.options.connectTimeout = TimeAmount(connectTimeout)
-        configuration.options.additionalStartupParameters = [("application_name", "glimpse")]
+        configuration.options.additionalStartupParameters = startupParameters(name: "glimpse")
         return configuration
     }
 }

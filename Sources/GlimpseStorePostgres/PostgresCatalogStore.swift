@@ -10,8 +10,11 @@ import Synchronization
 /// is validated inside it as the SQLite store validates it, appends one change-log entry and notifies
 /// `glimpse_catalog` with its sequence number. Photos' bytes and features are kept in the database.
 ///
-/// Queries run on a pool of connections (postgres-nio's `PostgresClient`); a call that cannot get a
-/// connection within the connect timeout throws ``StoreError/unavailable(reason:)``.
+/// Queries run on a pool of connections (postgres-nio's `PostgresClient`). Every call has deadlines:
+/// one that cannot get a connection within the connect timeout, or whose statements have not ended
+/// twice the statement timeout after it got one, throws ``StoreError/unavailable(reason:)`` at once
+/// (the connection is then closed and never lent again); the server itself ends a statement or a wait
+/// for a lock after the statement timeout. A cancelled call returns at once too.
 /// ``changeSignals()`` listens on a connection of its own and reconnects when it drops.
 public final class PostgresCatalogStore: CatalogStore {
     /// The store's id, made when its tables were created.
@@ -59,13 +62,19 @@ public final class PostgresCatalogStore: CatalogStore {
     public static func open(
         url: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "glimpse.store.postgres"),
-        taskExecutor: (any TaskExecutor)? = nil
+        taskExecutor: (any TaskExecutor)? = nil, statementTimeout: Duration = .seconds(5)
     ) async throws(StoreError) -> PostgresCatalogStore {
-        let settings = try ConnectionSettings.parse(url: url, environment: environment)
+        var parsed = try ConnectionSettings.parse(url: url, environment: environment)
+        guard statementTimeout > .zero else {
+            throw .invalid(reason: "the statement timeout must be positive; give a duration such as 5 s")
+        }
+        parsed.statementTimeout = statementTimeout
+        let settings = parsed
         let client = PostgresClient(configuration: settings.clientConfiguration(), backgroundLogger: logger)
         let runTask = Task(executorPreference: taskExecutor) { await client.run() }
         do {
-            let storeID = try await Self.lease(client, settings: settings, logger: logger, on: taskExecutor) { session in
+            let storeID = try await Self.lease(client, settings: settings, logger: logger, on: taskExecutor,
+                                               runLimit: Self.bulkLimit) { session in
                 try await PostgresSchema.migrate(session, target: settings.target)
             }
             return PostgresCatalogStore(settings: settings, client: client, logger: logger, taskExecutor: taskExecutor,
@@ -91,16 +100,27 @@ public final class PostgresCatalogStore: CatalogStore {
 
     // MARK: - Connections
 
-    /// Runs `body` on a leased connection of this store's pool.
-    func lease<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws(StoreError) -> T {
-        try await Self.lease(client, settings: settings, logger: logger, on: taskExecutor, body)
+    /// How long a call that reads or writes the whole catalog (opening the store, reading the catalog)
+    /// may run: its statements have no server-side limit.
+    static let bulkLimit = Duration.seconds(600)
+
+    /// Runs `body` on a leased connection of this store's pool, within the connect timeout and then
+    /// `runLimit` (by default the settings' call timeout).
+    func lease<T: Sendable>(
+        runLimit: Duration? = nil, _ body: @escaping @Sendable (PostgresSession) async throws -> T
+    ) async throws(StoreError) -> T {
+        try await Self.lease(client, settings: settings, logger: logger, on: taskExecutor, runLimit: runLimit, body)
     }
 
-    /// Runs `body` in a read-only transaction on one snapshot of the database.
-    func snapshot<T: Sendable>(_ body: @escaping @Sendable (PostgresRows) async throws -> T) async throws(StoreError) -> T {
-        try await lease { session in
+    /// Runs `body` in a read-only transaction on one snapshot of the database; with `bulk`, without
+    /// the statement timeout and within ``bulkLimit``.
+    func snapshot<T: Sendable>(
+        bulk: Bool = false, _ body: @escaping @Sendable (PostgresRows) async throws -> T
+    ) async throws(StoreError) -> T {
+        try await lease(runLimit: bulk ? Self.bulkLimit : nil) { session in
             try await session.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { session in
-                try await body(PostgresRows(session: session))
+                if bulk { try await session.run("SET LOCAL statement_timeout = 0") }
+                return try await body(PostgresRows(session: session))
             }
         }
     }
@@ -110,7 +130,9 @@ public final class PostgresCatalogStore: CatalogStore {
     /// Everything but the photos' bytes (see ``CatalogStore/read(featuresKey:)``).
     public func read(featuresKey: String?) async throws(StoreError) -> StoredCatalog {
         let storeID = self.storeID
-        return try await snapshot { rows in try await rows.catalog(storeID: storeID, features: FeatureChoice(featuresKey: featuresKey)) }
+        return try await snapshot(bulk: true) { rows in
+            try await rows.catalog(storeID: storeID, features: FeatureChoice(featuresKey: featuresKey))
+        }
     }
 
     /// The bytes of the photo with this SHA-256.
@@ -123,9 +145,15 @@ public final class PostgresCatalogStore: CatalogStore {
     }
 
     /// Applies `edit` in one transaction, serialised with every other writer's, validated inside it.
+    /// Replacing the whole catalog may take as long as the catalog is large (``bulkLimit``, no
+    /// statement timeout); every other edit has the call deadlines.
     public func apply(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit {
-        try await lease { session in
-            try await session.transaction { session in try await PostgresEditTransaction(session).apply(edit) }
+        let bulk = if case .replaceCatalog = edit { true } else { false }
+        return try await lease(runLimit: bulk ? Self.bulkLimit : nil) { session in
+            try await session.transaction { session in
+                if bulk { try await session.run("SET LOCAL statement_timeout = 0") }
+                return try await PostgresEditTransaction(session).apply(edit)
+            }
         }
     }
 

@@ -8,6 +8,26 @@ enum PostgresErrors {
     /// failed authorisation (28) or a missing database (3D).
     static let unavailableClasses: Set<String> = ["08", "53", "57", "28", "3D"]
 
+    /// A leased connection was closed before a statement could be sent on it (postgres-nio would wait
+    /// for its answer forever).
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection closed" }
+    }
+
+    /// Whether a connection that threw `error` must not be used again: anything but the server's
+    /// refusal of one statement (a constraint, a cancelled statement) or a refusal of the store's own.
+    static func leavesConnectionUnusable(_ error: any Error) -> Bool {
+        switch error {
+        case is StoreError, is PostgresDecodingError:
+            return false
+        case let error as PSQLError:
+            guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return true }
+            return state.hasPrefix("08") || state.hasPrefix("57P")
+        default:
+            return true
+        }
+    }
+
     /// Maps an error thrown while using the database at `target`.
     static func storeError(_ error: any Error, target: String) -> StoreError {
         switch error {
@@ -32,7 +52,10 @@ enum PostgresErrors {
         }
         let state = info[.sqlState] ?? ""
         let message = info[.message] ?? "the server refused the statement"
-        if unavailableClasses.contains(String(state.prefix(2))) { return .unavailable(reason: "\(target): \(message)") }
+        // 57014 (a statement cancelled by statement_timeout) is of class 57; 55P03 is a lock_timeout.
+        if unavailableClasses.contains(String(state.prefix(2))) || state == "55P03" {
+            return .unavailable(reason: "\(target): \(message)")
+        }
         if state.hasPrefix("22") { return .invalid(reason: message) }
         return .io(path: target, reason: "\(message) (SQLSTATE \(state))")
     }

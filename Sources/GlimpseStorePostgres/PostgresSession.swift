@@ -9,12 +9,19 @@ struct PostgresSession {
 
     /// Runs a statement, discarding its rows.
     func run(_ query: PostgresQuery) async throws {
+        try checkOpen()
         try await connection.query(query, logger: logger)
     }
 
     /// Every row of a query.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await connection.query(query, logger: logger).collect()
+        try checkOpen()
+        return try await connection.query(query, logger: logger).collect()
+    }
+
+    /// Refuses to send a statement on a closed connection: postgres-nio would never answer it.
+    private func checkOpen() throws {
+        if connection.isClosed { throw PostgresErrors.ConnectionClosed() }
     }
 
     /// The first column of the first row, `nil` without rows.
@@ -29,7 +36,8 @@ struct PostgresSession {
         do {
             value = try await body(self)
         } catch {
-            try? await run("ROLLBACK")
+            // A transaction that cannot be rolled back leaves the connection unusable: it is closed.
+            do { try await run("ROLLBACK") } catch { PostgresCatalogStore.drop(connection) }
             throw error
         }
         try await run("COMMIT")
@@ -86,6 +94,9 @@ enum PostgresSchema {
     /// - Throws: ``StoreError/schemaTooNew(path:found:supported:)`` when a newer Glimpse wrote it.
     static func migrate(_ session: PostgresSession, target: String) async throws -> String {
         try await session.transaction { session in
+            // A migration may take as long as the tables are large, and waits for another daemon's.
+            try await session.run("SET LOCAL statement_timeout = 0")
+            try await session.run("SET LOCAL lock_timeout = 0")
             try await session.run("SELECT pg_advisory_xact_lock(\(migrationLock))")
             var found = 0
             if try await session.value("SELECT to_regclass('store_meta') IS NOT NULL", as: Bool.self) == true {

@@ -214,4 +214,74 @@ import Testing
         #expect(try await store.delta(after: 1, featuresKey: nil).labels == ["water", "stone"])
         await store.close()
     }
+    /// The time `call` took on an executor of its own (as a daemon's request runs), and its error.
+    static func timed<T: Sendable>(
+        on executor: DedicatedExecutor, _ call: @escaping @Sendable () async throws -> T
+    ) async -> (Duration, (any Error)?) {
+        await Task(executorPreference: executor) { () -> (Duration, (any Error)?) in
+            let started = ContinuousClock.now
+            do {
+                _ = try await call()
+                return (ContinuousClock.now - started, nil)
+            } catch {
+                return (ContinuousClock.now - started, error)
+            }
+        }.value
+    }
+
+    /// A server that stops answering (its processes frozen: connections stay open, nothing comes back)
+    /// holds no call past its deadlines: a call on a pooled connection ends at twice the statement
+    /// timeout and drops that connection, one that needs a new connection ends at the connect timeout,
+    /// a cancelled call returns at once; once the server answers again the store works, and every
+    /// connection carries the server-side limits.
+    @Test func aServerThatStopsAnsweringHoldsNoCallPastItsDeadlines() async throws {
+        let cluster = try TestPostgres.startCluster()
+        defer {
+            try? cluster.thawServer()
+            cluster.stop()
+        }
+        let database = try await P.database(on: cluster.server)
+        let store = try await Self.retryingUnavailable("opening the store") {
+            try await PostgresCatalogStore.open(
+                url: database.url, environment: database.environment.merging(["PGCONNECT_TIMEOUT": "2"]) { $1 },
+                logger: P.logger, taskExecutor: DedicatedExecutor.store, statementTimeout: .seconds(1))
+        }
+        #expect(try await store.lease { try await $0.value("SHOW statement_timeout", as: String.self) } == "1s")
+        #expect(try await store.lease { try await $0.value("SHOW lock_timeout", as: String.self) } == "1s")
+        _ = try await Self.retryingUnavailable("the first edit") {
+            try await store.apply(.setLabels(["water"], precondition: .none))
+        }
+
+        try cluster.freezeServer()
+        let caller = DedicatedExecutor(label: "glimpse.test.store-caller")
+        // The pool lends the idle connection at once; its statements never come back.
+        let (waited, failure) = await Self.timed(on: caller) {
+            try await store.apply(.setLabels(["water", "stone"], precondition: .none))
+        }
+        guard case .unavailable = failure as? StoreError else {
+            Issue.record("expected unavailable, got \(String(describing: failure))")
+            return
+        }
+        print("glimpse-store-postgres: an edit on a frozen server failed after \(waited): \(String(describing: failure))")
+        #expect(waited < .seconds(8), "an edit on a frozen server took \(waited)")
+        // Its connection was dropped: the next call needs a new one, which the frozen server never
+        // completes, and ends at the connect timeout (2 s), or at the run limit if one was lent.
+        let (again, secondFailure) = await Self.timed(on: caller) { try await store.changes(after: 0) }
+        #expect(secondFailure != nil && again < .seconds(8), "a second call on a frozen server took \(again)")
+        // A caller that goes away is answered at once, whatever the call waits for.
+        let started = ContinuousClock.now
+        let cancelled = Task(executorPreference: caller) { try await store.changes(after: 0) }
+        try await Task.sleep(for: .milliseconds(300))
+        cancelled.cancel()
+        _ = await cancelled.result
+        #expect(ContinuousClock.now - started < .seconds(2), "a cancelled call took \(ContinuousClock.now - started)")
+
+        try cluster.thawServer()
+        let edit = try await Self.retryingUnavailable("the edit once the server answers again") {
+            try await store.apply(.setLabels(["water", "stone"], precondition: .none))
+        }
+        #expect(try await store.delta(after: 0, featuresKey: nil).labels == ["water", "stone"])
+        #expect(edit.sequence >= 2)
+        await store.close()
+    }
 }

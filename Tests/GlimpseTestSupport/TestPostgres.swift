@@ -133,6 +133,39 @@ public enum TestPostgres {
             try run("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "stop"])
         }
 
+        /// Stops the server at once, as a crash would (`-m immediate`: no clean shutdown, connections cut).
+        public func crashServer() throws(Unavailable) {
+            try run("pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"])
+        }
+
+        /// Stops every process of the server (`SIGSTOP`): connections stay open but nothing is answered,
+        /// as with a server that hangs or a network that drops packets. ``thawServer()`` resumes them.
+        public func freezeServer() throws(Unavailable) {
+            for pid in try serverProcesses() { kill(pid, SIGSTOP) }
+        }
+
+        /// Resumes the processes ``freezeServer()`` stopped.
+        public func thawServer() throws(Unavailable) {
+            for pid in try serverProcesses() { kill(pid, SIGCONT) }
+        }
+
+        /// The postmaster (the first line of `postmaster.pid`) and its children.
+        private func serverProcesses() throws(Unavailable) -> [pid_t] {
+            guard let text = try? String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8),
+                  let line = text.split(separator: "\n").first, let postmaster = pid_t(line)
+            else { throw Unavailable(description: "the server is not running (no postmaster.pid)") }
+            var pids = [postmaster]
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")")
+                else { continue }
+                // After "pid (name) ": the state, then the parent's pid.
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                if fields.count > 1, pid_t(fields[1]) == postmaster { pids.append(pid) }
+            }
+            return pids
+        }
+
         /// Stops the server and removes the cluster.
         public func stop() {
             try? stopServer()

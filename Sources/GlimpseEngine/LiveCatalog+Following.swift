@@ -58,6 +58,10 @@ extension LiveCatalog {
     /// every signal of a change, when the connection comes back, and every `poll` in case a signal was
     /// lost. Returns at once for a store that only this process writes.
     ///
+    /// Catching up runs apart from the signals, one catch-up at a time (signals that arrive meanwhile
+    /// ask for one more): a lost connection is noted at once, even while a catch-up waits for the
+    /// store, so ``healthProblem`` says so while the store cannot be reached.
+    ///
     /// - Parameters:
     ///   - poll: how often to catch up without a signal.
     ///   - onEvent: told of each catch-up and of every change of the store's reachability.
@@ -65,28 +69,34 @@ extension LiveCatalog {
         guard let signals = store.changeSignals() else { return }
         await setFollowing(true)
         defer { Task { await self.setFollowing(false) } }
+        // At most one catch-up is asked for while one runs: more would read the same changes.
+        let (wanted, asking) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await signal in signals {
                     switch signal {
                     case .changed(let sequence):
                         if let sequence, await sequence <= self.sequence { continue }
-                        await self.catchUpReporting(onEvent)
+                        asking.yield()
                     case .connectionLost(let reason):
                         await self.noteUnavailable(reason, onEvent)
                     case .connectionRestored:
-                        await self.catchUpReporting(onEvent)
+                        asking.yield()
                     }
                 }
             }
             group.addTask {
+                for await _ in wanted { await self.catchUpReporting(onEvent) }
+            }
+            group.addTask {
                 while !Task.isCancelled {
                     do { try await Task.sleep(for: poll) } catch { return }
-                    await self.catchUpReporting(onEvent)
+                    asking.yield()
                 }
             }
-            // The signals end when the store closes: stop polling too.
+            // The signals end when the store closes: stop catching up and polling too.
             await group.next()
+            asking.finish()
             group.cancelAll()
         }
     }
@@ -94,9 +104,11 @@ extension LiveCatalog {
     /// Catches up, and reports what happened when it changes something or the store's reachability.
     private func catchUpReporting(_ onEvent: @Sendable (FollowEvent) -> Void) async {
         let before = sequence
+        let losses = storeLosses
         do {
             let after = try await catchUp()
-            if storeProblem != nil {
+            // A catch-up that read the store before the connection was lost does not say it is back.
+            if storeProblem != nil, storeLosses == losses {
                 storeProblem = nil
                 onEvent(.storeRestored)
             }
@@ -114,6 +126,7 @@ extension LiveCatalog {
 
     /// Records that the store cannot be reached, reporting it once until it is reached again.
     private func noteUnavailable(_ reason: String, _ onEvent: @Sendable (FollowEvent) -> Void) {
+        storeLosses += 1
         guard storeProblem == nil else { return }
         storeProblem = reason
         onEvent(.storeUnavailable(reason: reason))

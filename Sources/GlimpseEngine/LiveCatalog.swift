@@ -49,6 +49,9 @@ public actor LiveCatalog {
     public internal(set) var photoCacheProblem: String?
     /// Whether ``follow(poll:onEvent:)`` is running (it notices when the store is reachable again).
     var isFollowing = false
+    /// How many times following noted the store unreachable: a catch-up that began before the last
+    /// of these does not clear ``storeProblem``.
+    var storeLosses = 0
     var places: [String: StoredPlace]
     var collections: [String: StoredCollection]
     var labelsRevision: Int64
@@ -338,6 +341,8 @@ public actor LiveCatalog {
             changes.collections.updateValue(collection?.definition, forKey: id)
         }
         let folder = photoFolder, placeRecords = records
+        // Another catch-up may have served a later state while the photos were written: never go back.
+        guard newSequence > sequence else { return engine.current }
         do {
             // Only the changed places are validated and resolved again, and only their photos compared.
             let catalog = try engine.current.catalog.applying(

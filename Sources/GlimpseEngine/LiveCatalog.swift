@@ -62,8 +62,20 @@ public actor LiveCatalog {
         public let applied: AppliedEdit
         /// The snapshot queries run against now.
         public let snapshotID: String
-        /// From the store's commit to the engine's publication of the new snapshot (`nil` when nothing changed).
+        /// From the store's commit to the engine's publication of the new snapshot (`nil` when nothing
+        /// changed, or when the edit is not served yet).
         public let commitToVisible: Duration?
+        /// Why the edit, stored, is not served yet (`snapshotID` is then the snapshot served before it),
+        /// or `nil` when the next query sees it. The edit is durable either way: the daemon serves it as
+        /// soon as it catches up with the store (the next signal or poll), and a restart serves it too.
+        public let notServed: String?
+
+        init(applied: AppliedEdit, snapshotID: String, commitToVisible: Duration?, notServed: String? = nil) {
+            self.applied = applied
+            self.snapshotID = snapshotID
+            self.commitToVisible = commitToVisible
+            self.notServed = notServed
+        }
     }
 
     /// Loads the models `configuration` names (unless `models` are given), reads the catalog `store` holds, writes its photos into
@@ -213,11 +225,10 @@ public actor LiveCatalog {
             bytes: bytes, name: name, credit: credit, features: EncodedFeatures(features), featuresKey: featuresKey)
     }
 
-    /// Applies `edit`: durably to the store, then to the engine. Returns once the next query sees it.
+    /// Applies `edit`: durably to the store, then to the engine. Returns once the next query sees it,
+    /// or once serving it failed (``Outcome/notServed``): an edit the store committed is never an error.
     ///
-    /// - Throws: ``LiveCatalogError/store(_:)`` when the store refuses or fails (nothing was applied);
-    ///   ``LiveCatalogError/engine(_:)`` when the stored edit could not be served (the daemon keeps
-    ///   serving the catalog before it; a restart serves the store's state).
+    /// - Throws: ``LiveCatalogError/store(_:)`` when the store refuses or fails (nothing was applied).
     public func apply(_ edit: CatalogEdit) async throws(LiveCatalogError) -> Outcome {
         // While the store is known to be unreachable, edits are refused at once rather than after a
         // connection timeout; following the store clears this as soon as it is reachable again.
@@ -238,16 +249,30 @@ public actor LiveCatalog {
         guard applied.changed else {
             return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: nil)
         }
-        guard applied.sequence == sequence + 1 else {
-            // Another process wrote the store since this one last caught up: serve everything up to
-            // and including this edit.
-            try await catchUp()
-            return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+        // From here on the edit is stored: what fails now is serving it, which a later catch-up does.
+        do throws(LiveCatalogError) {
+            guard applied.sequence == sequence + 1 else {
+                // Another process wrote the store since this one last caught up: serve everything up to
+                // and including this edit.
+                try await catchUp()
+                guard sequence >= applied.sequence else {
+                    return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: nil,
+                                   notServed: "the store's changes up to this edit could not be read yet")
+                }
+                return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+            }
+            let generation = try await absorb(
+                places: applied.places, collections: applied.collections, labels: applied.labels,
+                labelsRevision: applied.labels == nil ? nil : applied.sequence, sequence: applied.sequence)
+            return Outcome(applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
+        } catch {
+            if case .store(.unavailable(let reason)) = error { storeProblem = reason }
+            let why = switch error {
+            case .store(let error): error.publicDescription
+            case .engine: "this daemon cannot serve the store's state yet (its log and /healthz say why)"
+            }
+            return Outcome(applied: applied, snapshotID: engine.current.snapshot.id, commitToVisible: nil, notServed: why)
         }
-        let generation = try await absorb(
-            places: applied.places, collections: applied.collections, labels: applied.labels,
-            labelsRevision: applied.labels == nil ? nil : applied.sequence, sequence: applied.sequence)
-        return Outcome(applied: applied, snapshotID: generation.snapshot.id, commitToVisible: ContinuousClock.now - committed)
     }
 
     /// Serves `stored`, a whole catalog read from the store (after a catalog was replaced elsewhere).

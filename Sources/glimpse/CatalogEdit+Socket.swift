@@ -49,6 +49,8 @@ enum SocketEdit {
         if let place = result.place { line += "; place \(place.id): revision \(place.revision), \(place.photos.count) photos" }
         if let collection = result.collection { line += "; collection \(collection.id): revision \(collection.revision)" }
         if let labels = result.labels { line += "; labels: \(labels.count)" }
+        // 202: stored, served once the daemon catches up; sending it again would repeat it.
+        if let pending = result.pending { line += "; stored, not served yet: \(pending)" }
         return line
     }
 

@@ -133,7 +133,7 @@ extension APIRoutes {
     /// request through the query gate before reading its body (at most `bodyLimit` bytes of `bodyKind`, which
     /// says what to send instead of a body over the limit), then runs
     /// `perform` on the query threads and answers its outcome (`201` when it created the entity, else
-    /// `200`, with the entity's revision as `ETag`).
+    /// `200`, with the entity's revision as `ETag`; `202` when the edit is stored but not served yet).
     func edit(
         _ request: Request, context: GlimpseRequestContext, kind: String, bodyLimit: Int,
         bodyKind: APIError.BodyAdvice = .json, id requiresID: Bool? = true,
@@ -161,14 +161,20 @@ extension APIRoutes {
                 admission.reduceReservation(to: bytes.count)
                 return try await admission.run { try await perform(editor, id, condition, bytes) }
             }
-            metrics.recordEdit(kind: kind, outcome: outcome.result.changed ? "applied" : "unchanged")
+            metrics.recordEdit(
+                kind: kind, outcome: !outcome.served ? "stored_not_served" : outcome.result.changed ? "applied" : "unchanged")
             if outcome.result.changed {
                 let info = await editor.info()
                 metrics.setCatalog(
                     places: info.places, collections: info.collections, photos: info.photos, sequence: info.sequence)
             }
             var response = try json(outcome.result, eTag: outcome.revision)
-            if outcome.created { response.status = .created }
+            if !outcome.served {
+                // Stored, not served yet: sending it again would repeat it.
+                response.status = .accepted
+            } else if outcome.created {
+                response.status = .created
+            }
             if let visible = outcome.commitToVisible {
                 metrics.recordEditTimes(visible: visible, total: ContinuousClock.now - start)
             }

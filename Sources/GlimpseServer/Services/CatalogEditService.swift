@@ -38,8 +38,12 @@ public struct EditOutcome: Sendable, Equatable {
     public var created: Bool
     /// The entity's revision after the edit.
     public var revision: Int64?
-    /// From the store's commit to the moment the next query saw the edit (`nil` when nothing changed).
+    /// From the store's commit to the moment the next query saw the edit (`nil` when nothing changed,
+    /// or when the edit is not served yet).
     public var commitToVisible: Duration?
+    /// Whether the next query sees the edit; `false` when it is stored but not served yet (answered
+    /// `202 Accepted`, with ``EditResultJSON/pending`` saying why).
+    public var served: Bool { result.pending == nil }
 
     /// Creates an outcome.
     public init(result: EditResultJSON, created: Bool, revision: Int64?, commitToVisible: Duration? = nil) {

@@ -138,19 +138,32 @@ public struct LiveCatalogEditService: CatalogEditService {
         }
         let outcome = try await live.apply(edit)
         var result = EditResultJSON(
-            sequence: outcome.applied.sequence, snapshot: outcome.snapshotID, changed: outcome.applied.changed)
+            sequence: outcome.applied.sequence, snapshot: outcome.snapshotID, changed: outcome.applied.changed,
+            pending: outcome.notServed.map { "the edit is stored but not served yet: \($0); this daemon serves it "
+                + "once it catches up with the store (do not send it again)" })
         var revision: Int64?
         var exists = existed
+        // A stored edit not served yet is answered with the entity as the store holds it now.
+        let applied = outcome.applied
         if let place {
-            let stored = await live.place(id: place)
+            let stored: StoredPlace?
+            if outcome.notServed == nil { stored = await live.place(id: place) } else { stored = applied.places[place].flatMap { $0 } }
             result.place = stored.map(Self.json)
             revision = stored?.revision
             exists = stored != nil
         } else if let collection {
-            let stored = await live.collection(id: collection)
+            let stored: StoredCollection?
+            if outcome.notServed == nil {
+                stored = await live.collection(id: collection)
+            } else {
+                stored = applied.collections[collection].flatMap { $0 }
+            }
             result.collection = stored.map(json)
             revision = stored?.revision
             exists = stored != nil
+        } else if outcome.notServed != nil, let labels = applied.labels {
+            result.labels = labels
+            revision = applied.sequence
         } else {
             let (labels, labelsRevision) = await live.labels
             result.labels = labels

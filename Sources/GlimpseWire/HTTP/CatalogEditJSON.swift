@@ -221,11 +221,16 @@ public struct EditResultJSON: Codable, Sendable, Equatable {
     public var collection: StoredCollectionJSON?
     /// The vocabulary after the edit (label edits).
     public var labels: [String]?
+    /// Only in a `202 Accepted`: the edit is stored (durable, and what `place`, `collection` or
+    /// `labels` show), but this daemon does not serve it yet, for the reason given here; it serves it
+    /// once it catches up with the store. `snapshot` is then the one served before the edit. Do not
+    /// send the edit again.
+    public var pending: String?
 
     /// Creates an edit answer.
     public init(
         sequence: Int64, snapshot: String, changed: Bool, place: StoredPlaceJSON? = nil,
-        collection: StoredCollectionJSON? = nil, labels: [String]? = nil
+        collection: StoredCollectionJSON? = nil, labels: [String]? = nil, pending: String? = nil
     ) {
         self.sequence = sequence
         self.snapshot = snapshot
@@ -233,6 +238,7 @@ public struct EditResultJSON: Codable, Sendable, Equatable {
         self.place = place
         self.collection = collection
         self.labels = labels
+        self.pending = pending
     }
 }
 

@@ -110,13 +110,16 @@ struct APIMiddleware: RouterMiddleware {
             case .preconditionFailed: return APIError(.preconditionFailed, code: "precondition_failed", message: message)
             case .invalid, .invalidCatalog: return APIError(.unprocessableContent, code: "invalid_edit", message: message)
             case .conflict: return APIError(.conflict, code: "edit_conflict", message: message)
-            case .busy, .schemaTooNew, .corrupt, .io, .photoCache:
-                return APIError(.serviceUnavailable, code: "store_unavailable", message: message)
+            case .busy:
+                // Another process holds the store's write lock: it is usually released within a second.
+                return storeUnavailable(message, retryAfter: 1)
+            case .schemaTooNew, .corrupt, .io, .photoCache:
+                // Nothing was changed; what is wrong (a full disk, a damaged file) needs an operator,
+                // so a client retries at a slower pace.
+                return storeUnavailable(message, retryAfter: 30)
             case .unavailable:
                 // The database is down or unreachable: the daemon reconnects on its own.
-                return APIError(
-                    .serviceUnavailable, code: "store_unavailable", message: message,
-                    headers: [.retryAfter: "5"])
+                return storeUnavailable(message, retryAfter: 5)
             }
         case let error as UnknownEntityTypeError:
             return .badRequest("unknown_type", error.description)
@@ -137,6 +140,12 @@ struct APIMiddleware: RouterMiddleware {
         default:
             return APIError(.internalServerError, code: "internal", message: "internal error; the daemon's log says more")
         }
+    }
+
+    /// `503 store_unavailable` with `Retry-After`: the edit changed nothing and may be sent again.
+    static func storeUnavailable(_ message: String, retryAfter seconds: Int) -> APIError {
+        APIError(.serviceUnavailable, code: "store_unavailable", message: message,
+                 headers: [.retryAfter: String(seconds)])
     }
 
     private static func code(for status: HTTPResponse.Status) -> String {

@@ -12,11 +12,12 @@ struct SharedCatalogDaemonTests {
     /// A started daemon on the cluster's `postgres` database, keypoints only (quick to start in debug
     /// builds), with a photo cache of its own; `catalog` fills the database when it is empty.
     static func start(
-        _ name: String, cluster: TestPostgres.Cluster, in directory: TemporaryDirectory, catalog: String
+        _ name: String, cluster: TestPostgres.Cluster, in directory: TemporaryDirectory, catalog: String,
+        extra: [String] = []
     ) async throws -> (ServeProcess, String) {
         let socket = directory.file("\(name).sock")
         let daemon = try ServeProcess(
-            socket: socket, store: "postgres", keypointsOnly: true, catalog: catalog,
+            socket: socket, store: "postgres", keypointsOnly: true, extra: extra, catalog: catalog,
             environment: cluster.server.environment(database: "postgres").merging(
                 ["XDG_CACHE_HOME": directory.file("cache-\(name)")]) { $1 })
         let listening = await daemon.waitUntilListening(on: socket)
@@ -99,5 +100,50 @@ struct SharedCatalogDaemonTests {
         }
         for daemon in [a, b, c] { daemon.process.interrupt() }
         for daemon in [a, b, c] { _ = await daemon.waitForExit(timeout: .seconds(30)) }
+    }
+    /// A database that stops answering (its processes frozen: connections stay open, nothing comes
+    /// back) holds no request of either daemon: an edit on each is answered within the deadlines
+    /// (503 with Retry-After), both /healthz say degraded, queries are answered, and SIGTERM while a
+    /// picture read from the database is in flight ends both daemons with status 0.
+    @Test func aDatabaseThatStopsAnsweringHoldsNoRequestAndNoShutdown() async throws {
+        let cluster = try TestPostgres.startCluster()
+        defer {
+            try? cluster.thawServer()
+            cluster.stop()
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let grace = ["--shutdown-grace", "1"]
+        let (a, socketA) = try await Self.start("a", cluster: cluster, in: directory, catalog: catalogDirectory, extra: grace)
+        let (b, socketB) = try await Self.start("b", cluster: cluster, in: directory, catalog: directory.file("none"), extra: grace)
+        let place = try #require(try await LiveCatalogDaemonTests.topPlace(socketB, photo: samplePhotos[0]))
+
+        try cluster.freezeServer()
+        let collection = CollectionEditJSON(name: "Frozen", summary: "written while the database hangs", places: nil)
+        let started = ContinuousClock.now
+        async let editA = LiveCatalogDaemonTests.send(socketA, "PUT", "/v1/collections/frozen-a", json: collection, in: directory)
+        async let editB = LiveCatalogDaemonTests.send(socketB, "PUT", "/v1/collections/frozen-b", json: collection, in: directory)
+        let answers = try await [editA, editB]
+        let waited = ContinuousClock.now - started
+        print("glimpse-shared-catalog: edits on a frozen database answered after \(waited)")
+        for answer in answers {
+            #expect(answer.status == 503 && LiveCatalogDaemonTests.code(answer.body) == "store_unavailable",
+                    "\(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+            #expect(header("Retry-After", in: answer.head) != nil)
+        }
+        // The connect timeout (10 s) or the call's deadline (10 s) bounds each; the margin is for a busy machine.
+        #expect(waited < .seconds(30), "edits on a frozen database took \(waited)")
+        for socket in [socketA, socketB] { #expect(try await Self.health(socket).status == "degraded") }
+        #expect(try await LiveCatalogDaemonTests.topPlace(socketB, photo: samplePhotos[0]) == place)
+
+        // SIGTERM while a picture read from the frozen database is in flight.
+        async let picture = curl(socketB, ["http://glimpse/v1/entities/place/\(place)/image"])
+        try await Task.sleep(for: .milliseconds(500))
+        for daemon in [a, b] { kill(daemon.processIdentifier, SIGTERM) }
+        for daemon in [a, b] {
+            let (status, output) = await daemon.waitForExit(timeout: .seconds(30))
+            #expect(status == 0, "the daemon ended with \(String(describing: status)) after SIGTERM: \(output.suffix(2000))")
+        }
+        _ = await picture
     }
 }

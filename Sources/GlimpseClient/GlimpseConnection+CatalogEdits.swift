@@ -7,7 +7,9 @@ import NIOHTTP1
 ///
 /// Each edit takes an optional precondition: `ifMatch` is a revision the entity must still have (or
 /// `"*"`: it must exist), `ifNoneMatch: "*"` asks that it does not exist yet. A failed precondition is
-/// ``GlimpseClientError/server(status:code:message:)`` with status 412.
+/// ``GlimpseClientError/server(status:code:message:)`` with status 412. An edit the daemon stored but
+/// does not serve yet (`202 Accepted`) returns its result with ``EditResultJSON/pending`` saying why:
+/// it is durable, and sending it again would repeat it. A `503 store_unavailable` changed nothing.
 extension GlimpseConnection {
     /// A precondition on an edit, sent as `If-Match` / `If-None-Match`.
     public enum EditPrecondition: Sendable, Equatable {

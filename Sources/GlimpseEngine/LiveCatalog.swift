@@ -12,8 +12,9 @@ import Synchronization
 /// Every edit is applied to the store first, in one durable transaction; then the engine is given the
 /// new catalog (``Engine/update(to:features:changedPlaces:)``: the matcher gains and loses references without a
 /// rebuild); only then does ``apply(_:)`` return. So an edit that returned is durable and the next
-/// query sees it; a query already running finishes on the snapshot it started with, and a cursor keeps
-/// paging its own snapshot while the engine's ``Engine/store`` keeps it. Edits apply one at a time.
+/// query sees it (unless its outcome says it is not served yet: ``Outcome/notServed``); a query
+/// already running finishes on the snapshot it started with, and a cursor keeps paging its own
+/// snapshot while the engine's ``Engine/store`` keeps it. Edits apply one at a time.
 public actor LiveCatalog {
     /// The pipeline that serves the catalog.
     public nonisolated let engine: Engine

@@ -98,6 +98,7 @@ struct APIMiddleware: RouterMiddleware {
             switch error {
             case .store(let error): return apiError(for: error)
             case .engine:
+                // Not from an edit any more: a stored edit the daemon cannot serve is answered 202.
                 return APIError(
                     .serviceUnavailable, code: "edit_not_served",
                     message: "the edit is stored but this daemon cannot serve the store's state yet; it keeps "

@@ -1,7 +1,7 @@
 /// Every tunable of feature extraction, the shortlist, geometric verification and the decision.
 ///
 /// The defaults were calibrated on the sample catalog with queries made by `distort.py`; see the
-/// GlimpseVision README section in `docs/` or the eval output for the measured figures. Two
+/// figures in `docs/performance.md` or the eval output. Two
 /// configurations that differ in any extraction field produce incompatible features, which is why
 /// ``extractionFingerprint`` is part of the feature cache key.
 public struct VisionConfiguration: Sendable, Hashable, Codable {

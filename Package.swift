@@ -102,7 +102,8 @@ let package = Package(
         .target(name: "GlimpseLabels", dependencies: ["GlimpseImage", "GlimpseIndex", "GlimpseFiles", "GlimpseFeaturePrint"]),
         .target(name: "GlimpseFeaturePrint", dependencies: ["GlimpseImage", "GlimpseFiles", "CGlimpseFeaturePrint"]),
         // Apple's query layer: entities, @Property, the four entity queries, EntityPropertyQuery's builders,
-        // AppEnum, AppIntent/OpenIntent with @Parameter, @Dependency, IntentValueQuery, @UnionValue.
+        // AppEnum, AppIntent/OpenIntent with @Parameter, @Dependency, IntentValueQuery, @UnionValue; the types
+        // in AppIntentsCore, the macros in AppIntents.
         // The macros' expansions live in a plain library so that their tests depend on it, not on the
         // macro target: a test target that depends on a macro makes SwiftPM build the whole test bundle,
         // and every module it uses, a second time for the host (docs/app-intents.md, "Build cost").
@@ -119,7 +120,11 @@ let package = Package(
             name: "AppIntentsMacros",
             dependencies: ["AppIntentsMacroDefinitions", .product(name: "SwiftCompilerPlugin", package: "swift-syntax")]
         ),
-        .target(name: "AppIntents", dependencies: ["AppIntentsMacros"]),
+        // Everything of the query layer but the macros: no swift-syntax below it, so Glimpse's own modules,
+        // the daemon and the CLI build on this core and never compile the macro plug-in.
+        .target(name: "AppIntentsCore"),
+        // The product users import: re-exports AppIntentsCore (and Foundation) and declares the macros.
+        .target(name: "AppIntents", dependencies: ["AppIntentsCore", "AppIntentsMacros"]),
         // CVReadOnlyPixelBuffer: Glimpse's read-only PixelBuffer under Core Video's name.
         .target(name: "CoreVideo", dependencies: ["GlimpseImage"]),
         // SemanticContentDescriptor; re-exports AppIntents and CoreVideo.

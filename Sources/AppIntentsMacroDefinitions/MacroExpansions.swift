@@ -6,7 +6,9 @@ import SwiftSyntaxBuilder
 /// What `@UnionValue` expands to: makes an enum whose cases each wrap one app entity conform to `UnionValue`.
 ///
 /// It adds `memberTypes` (the wrapped types in case order, each once) and `entity` (the wrapped value),
-/// with the enum's own access level. A declaration that is not an enum, an enum without cases, or a case
+/// with the enum's own access level. The names are qualified with AppIntentsCore, the module that declares
+/// them (`import AppIntents` re-exports it), so that a user's own `UnionValue` or `AppEntity` cannot
+/// capture them. A declaration that is not an enum, an enum without cases, or a case
 /// that does not wrap exactly one unlabelled value is reported at the offending line.
 public enum UnionValueExpansion: ExtensionMacro {
     /// The extension that conforms the enum to `UnionValue`, or diagnostics at the lines that prevent it.
@@ -48,11 +50,11 @@ public enum UnionValueExpansion: ExtensionMacro {
         let types = cases.map(\.type).filter { seen.insert($0).inserted }.map { "\($0).self" }.joined(separator: ", ")
         let switchCases = cases.map { "case .\($0.name)(let value): value" }.joined(separator: "\n")
         let decl: DeclSyntax = """
-            extension \(type.trimmed): AppIntents.UnionValue {
+            extension \(type.trimmed): AppIntentsCore.UnionValue {
                 /// The entity types the cases hold, in case order.
-                \(raw: access)static var memberTypes: [any AppIntents.AppEntity.Type] { [\(raw: types)] }
+                \(raw: access)static var memberTypes: [any AppIntentsCore.AppEntity.Type] { [\(raw: types)] }
                 /// The entity this case holds.
-                \(raw: access)var entity: any AppIntents.AppEntity {
+                \(raw: access)var entity: any AppIntentsCore.AppEntity {
                     switch self {
                     \(raw: switchCases)
                     }

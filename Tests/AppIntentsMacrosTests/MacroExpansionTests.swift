@@ -38,13 +38,13 @@ struct MacroExpansionTests {
                 case collection(CollectionEntity), other(LandmarkEntity)
             }
 
-            extension VisualSearchResult: AppIntents.UnionValue {
+            extension VisualSearchResult: AppIntentsCore.UnionValue {
                 /// The entity types the cases hold, in case order.
-                public static var memberTypes: [any AppIntents.AppEntity.Type] {
+                public static var memberTypes: [any AppIntentsCore.AppEntity.Type] {
                     [LandmarkEntity.self, CollectionEntity.self]
                 }
                 /// The entity this case holds.
-                public var entity: any AppIntents.AppEntity {
+                public var entity: any AppIntentsCore.AppEntity {
                     switch self {
                     case .landmark(let value):
                         value
@@ -71,13 +71,13 @@ struct MacroExpansionTests {
                 case place(PlaceEntity)
             }
 
-            extension Result: AppIntents.UnionValue {
+            extension Result: AppIntentsCore.UnionValue {
                 /// The entity types the cases hold, in case order.
-                static var memberTypes: [any AppIntents.AppEntity.Type] {
+                static var memberTypes: [any AppIntentsCore.AppEntity.Type] {
                     [PlaceEntity.self]
                 }
                 /// The entity this case holds.
-                var entity: any AppIntents.AppEntity {
+                var entity: any AppIntentsCore.AppEntity {
                     switch self {
                     case .place(let value):
                         value

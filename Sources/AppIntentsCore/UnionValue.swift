@@ -1,7 +1,9 @@
 /// A value that is one of several entity types: an enum marked `@UnionValue` whose cases each wrap one
 /// ``AppEntity``.
 ///
-/// The macro writes ``memberTypes`` and ``entity``; the display and identity accessors follow from them.
+/// The macro (declared in the `AppIntents` module) writes ``memberTypes`` and ``entity``; code that
+/// cannot use macros writes the same two members by hand. The display and identity accessors follow
+/// from them.
 /// An `IntentValueQuery` returns such values when it finds more than one kind of entity.
 public protocol UnionValue: Sendable {
     /// The entity types the cases hold, in case order.
@@ -20,20 +22,6 @@ extension UnionValue {
     /// The held entity's identifier as a string.
     public var entityIdentifierString: String { entity.entityIdentifierString }
 }
-
-/// Makes an enum whose cases each wrap one app entity a ``UnionValue``:
-///
-/// ```swift
-/// @UnionValue
-/// enum VisualSearchResult {
-///     case landmark(LandmarkEntity)
-///     case collection(CollectionEntity)
-/// }
-/// ```
-///
-/// The macro checks that every case has exactly one associated value and adds the conformance.
-@attached(extension, conformances: UnionValue, names: named(memberTypes), named(entity))
-public macro UnionValue() = #externalMacro(module: "AppIntentsMacros", type: "UnionValueMacro")
 
 /// A query that turns an input value into app values: App Intents' `IntentValueQuery`.
 ///

@@ -151,11 +151,3 @@ extension EntityProperty: Hashable where Value: Hashable {
 
 /// `@Property`: App Intents' name for ``EntityProperty`` as an attribute.
 public typealias Property = EntityProperty
-
-/// Marks a computed entity property as queryable and indexable: `@ComputedProperty(indexingKey: .description)`.
-///
-/// It adds nothing to the property on Linux (there is no system index to fill); it exists so that
-/// entity code written for Apple platforms compiles unchanged.
-@attached(peer)
-public macro ComputedProperty(title: LocalizedStringResource? = nil, indexingKey: IndexingKey? = nil)
-    = #externalMacro(module: "AppIntentsMacros", type: "ComputedPropertyMacro")

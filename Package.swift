@@ -127,17 +127,17 @@ let package = Package(
         .target(name: "AppIntents", dependencies: ["AppIntentsCore", "AppIntentsMacros"]),
         // CVReadOnlyPixelBuffer: Glimpse's read-only PixelBuffer under Core Video's name.
         .target(name: "CoreVideo", dependencies: ["GlimpseImage"]),
-        // SemanticContentDescriptor; re-exports AppIntents and CoreVideo.
-        .target(name: "VisualIntelligence", dependencies: ["AppIntents", "CoreVideo"]),
+        // SemanticContentDescriptor; re-exports AppIntentsCore and CoreVideo.
+        .target(name: "VisualIntelligence", dependencies: ["AppIntentsCore", "CoreVideo"]),
         // What Apple does not define: the engine's property comparisons, their text syntax, text search.
-        .target(name: "GlimpseIntents", dependencies: ["AppIntents", "VisualIntelligence"]),
+        .target(name: "GlimpseIntents", dependencies: ["AppIntentsCore", "VisualIntelligence"]),
         .target(name: "GlimpseWire", dependencies: ["GlimpseBasics"]),
         // The CLI's text for people: answers as lines and as pretty JSON, whether computed in process or by the daemon.
         .target(name: "GlimpseTerminalText", dependencies: ["GlimpseWire"]),
         .target(
             name: "GlimpseCatalog",
             dependencies: [
-                "AppIntents", "VisualIntelligence",
+                "AppIntentsCore", "VisualIntelligence",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIntents", "GlimpseLabels",
                 "GlimpseVision", "GlimpseWire",
             ]
@@ -326,11 +326,13 @@ let package = Package(
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "AppIntentsMacrosTests",
                     dependencies: ["AppIntentsMacroDefinitions",
+                                   .product(name: "SwiftParser", package: "swift-syntax"),
+                                   .product(name: "SwiftSyntax", package: "swift-syntax"),
                                    .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                                    .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                                    .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax")]),
         .testTarget(name: "GlimpseCatalogTests",
-                    dependencies: ["GlimpseTestSupport", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
+                    dependencies: ["GlimpseTestSupport", "AppIntentsCore", "GlimpseBasics", "GlimpseCatalog", "GlimpseIntents", "GlimpseImage", "GlimpseVision", "GlimpseLabels",
                                    "GlimpseFeaturePrint", "GlimpseTerminalText", "GlimpseWire"],
                     exclude: ["Photos"]),
         // The store tests run on SQLite and on PostgreSQL (a real server: see TestPostgres in GlimpseTestSupport).

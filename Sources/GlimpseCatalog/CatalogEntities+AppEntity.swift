@@ -1,4 +1,4 @@
-public import AppIntents
+public import AppIntentsCore
 
 extension PlaceEntity: IndexedEntity {
     /// Finds places in the catalog registered with `AppDependencyManager` (see ``PlaceQuery``).

@@ -1,4 +1,4 @@
-public import AppIntents
+public import AppIntentsCore
 public import GlimpseWire
 
 /// A place in the catalog: one photographed subject, such as a landmark, a lake or an animal.

@@ -1,4 +1,4 @@
-public import AppIntents
+public import AppIntentsCore
 public import GlimpseIntents
 
 // The EntityPropertyQuery declarations of the catalog's queries, written as an iOS app writes them.

@@ -1,5 +1,5 @@
 import Foundation
-import AppIntents
+import AppIntentsCore
 public import GlimpseWire
 import GlimpseImage
 import GlimpseLabels

@@ -1,15 +1,34 @@
-public import AppIntents
+public import AppIntentsCore
 public import GlimpseImage
 public import GlimpseLabels
 import GlimpseWire
 
 /// One visual search result: a place or a collection.
-@UnionValue
 public enum VisualSearchResult: Hashable {
     /// A place the picture shows.
     case place(PlaceEntity)
     /// A collection that holds a matched place or fits the picture's labels.
     case collection(CollectionEntity)
+}
+
+// The `UnionValue` conformance, written out as `@UnionValue` would write it: this module builds on
+// AppIntentsCore, not on the macros, so that nothing above the catalog (the daemon, the CLI) compiles
+// swift-syntax. AppIntentsMacrosTests expands `@UnionValue` on the enum above and checks that it gives
+// exactly this extension.
+extension VisualSearchResult: AppIntentsCore.UnionValue {
+    /// The entity types the cases hold, in case order.
+    public static var memberTypes: [any AppIntentsCore.AppEntity.Type] {
+        [PlaceEntity.self, CollectionEntity.self]
+    }
+    /// The entity this case holds.
+    public var entity: any AppIntentsCore.AppEntity {
+        switch self {
+        case .place(let value):
+            value
+        case .collection(let value):
+            value
+        }
+    }
 }
 
 extension VisualSearchResult {

@@ -1,4 +1,4 @@
-@_exported public import AppIntents
+@_exported public import AppIntentsCore
 @_exported public import CoreVideo
 
 /// What a visual search is asked about: Visual Intelligence's `SemanticContentDescriptor`.

@@ -1,4 +1,4 @@
-import AppIntents
+import AppIntentsCore
 import GlimpseIntents
 import Testing
 import VisualIntelligence

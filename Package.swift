@@ -303,7 +303,7 @@ let package = Package(
         // pictures made in memory, the committed models.
         .target(
             name: "GlimpseTestSupport",
-            dependencies: ["GlimpseImage", "GlimpseFeaturePrint"],
+            dependencies: ["GlimpseImage", "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseStore", "GlimpseStoreSQLite"],
             path: "Tests/GlimpseTestSupport"
         ),
         .testTarget(name: "GlimpseImageTests", dependencies: ["GlimpseTestSupport", "GlimpseImage", "CGlimpseCodecs", "GlimpseFiles", "GlimpseBasics"]),

@@ -14,32 +14,6 @@ import Testing
 /// outcome is not served (the route answers 202), carries why, and the entity as the store holds it.
 @Suite("stored edits not served yet")
 struct StoredNotServedEditTests {
-    /// A real SQLite store whose reads of the change log fail while told to, as a database that
-    /// went away between an edit's commit and the catch-up does.
-    final class FlakyStore: CatalogStore {
-        let inner: SQLiteCatalogStore
-        let readsFail = Mutex(false)
-
-        init(_ inner: SQLiteCatalogStore) { self.inner = inner }
-
-        func read(featuresKey: String?) async throws(StoreError) -> StoredCatalog { try await inner.read(featuresKey: featuresKey) }
-        func photoBytes(sha256: String) async throws(StoreError) -> [UInt8] { try await inner.photoBytes(sha256: sha256) }
-        func apply(_ edit: CatalogEdit) async throws(StoreError) -> AppliedEdit { try await inner.apply(edit) }
-        func storeFeatures(_ features: EncodedFeatures, sha256: String, featuresKey: String) async throws(StoreError) {
-            try await inner.storeFeatures(features, sha256: sha256, featuresKey: featuresKey)
-        }
-        func changes(after sequence: Int64) async throws(StoreError) -> [CatalogChange] {
-            if readsFail.withLock({ $0 }) { throw .unavailable(reason: "the database went away") }
-            return try await inner.changes(after: sequence)
-        }
-        func delta(after sequence: Int64, featuresKey: String?) async throws(StoreError) -> CatalogDelta {
-            if readsFail.withLock({ $0 }) { throw .unavailable(reason: "the database went away") }
-            return try await inner.delta(after: sequence, featuresKey: featuresKey)
-        }
-        func changeSignals() -> AsyncStream<StoreSignal>? { nil }
-        func close() async { await inner.close() }
-    }
-
     @Test func aCommittedCollectionNotServedYetIsAnsweredAsStored() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -49,7 +23,7 @@ struct StoredNotServedEditTests {
         let models = try EngineModels.load(configuration)
         let inner = try SQLiteCatalogStore.open(path: directory.file("catalog.sqlite"), create: true)
         _ = try await StoreSeeding.seed(inner, from: catalogDirectory, refresh: false, models: models, featureCache: nil)
-        let store = FlakyStore(inner)
+        let store = ChangeLogFailingStore(inner)
         let live = try await LiveCatalog.open(
             store: store, photoFolder: PhotoFolder(path: inner.photoFolder), configuration: configuration, models: models)
         let service = LiveCatalogEditService(

@@ -32,13 +32,7 @@ serve() { # NAME STORE CATALOG
     XDG_CACHE_HOME="$work/cache-$1" XDG_DATA_HOME="$work/data-$1" "$glimpse" serve --socket "$work/$1.sock" \
         --store "$2" --catalog "$3" >"$work/$1.log" 2>&1 &
     pids+=($!)
-    for _ in $(seq 1 1200); do
-        curl -sf --unix-socket "$work/$1.sock" http://glimpse/healthz >/dev/null 2>&1 && return 0
-        kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/$1.log" >&2; exit 1; }
-        sleep 0.5
-    done
-    echo "daemon $1 did not start" >&2
-    exit 1
+    await_daemon "$work/$1.sock" "${pids[-1]}" "$work/$1.log" 1200
 }
 serve a postgres Images
 serve b postgres "$work/no-catalog-folder"

@@ -49,13 +49,7 @@ serve() { # NAME CATALOG
         --socket "$work/$1.sock" --store postgres --catalog "$2" --no-featureprint --shutdown-grace 5 \
         >"$work/$1.log" 2>&1) &
     pids+=($!)
-    for _ in $(seq 1 600); do
-        curl -sf --unix-socket "$work/$1.sock" http://glimpse/healthz >/dev/null 2>&1 && return 0
-        kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/$1.log" >&2; exit 1; }
-        sleep 0.5
-    done
-    echo "daemon $1 did not start" >&2
-    exit 1
+    await_daemon "$work/$1.sock" "${pids[-1]}" "$work/$1.log" 600
 }
 
 # terminate PID: SIGTERM, then sets `status` to the daemon's exit status ("hung" after 30 s, then SIGKILL).

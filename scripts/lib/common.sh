@@ -68,3 +68,16 @@ openapi_venv() {
         "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$file"
     done
 }
+
+# await_daemon SOCKET PID LOG TRIES: waits (TRIES × 0.5 s at most) until the daemon PID answers /healthz on
+# SOCKET; exits 1 with its LOG when it ends first or never answers.
+await_daemon() {
+    local socket="$1" pid="$2" log="$3" tries="$4"
+    for _ in $(seq 1 "$tries"); do
+        curl -sf --unix-socket "$socket" http://glimpse/healthz >/dev/null 2>&1 && return 0
+        kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+        sleep 0.5
+    done
+    echo "the daemon on $socket did not start" >&2
+    exit 1
+}

@@ -7,10 +7,16 @@ struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
 
-    /// Runs a statement, discarding its rows.
+    /// Runs a statement, reading and discarding its rows.
+    ///
+    /// The rows are read to the end because postgres-nio returns from `query` as soon as the row
+    /// description arrives: an error the server sends after it (a `lock_timeout` on a
+    /// `SELECT … FOR UPDATE`, a statement cancelled mid-way) is only thrown while reading. Left
+    /// unread, it would abort the transaction silently and the next statement would fail instead
+    /// ("current transaction is aborted", SQLSTATE 25P02), hiding the cause.
     func run(_ query: PostgresQuery) async throws {
         try checkOpen()
-        try await connection.query(query, logger: logger)
+        for try await _ in try await connection.query(query, logger: logger) {}
     }
 
     /// Every row of a query.

@@ -19,8 +19,16 @@ enum PostgresFixtures {
         /// The store's own tasks run on ``DedicatedExecutor/store``: on the suite's global executor a lease
         /// waited behind hundreds of computing tests for each of its steps and missed its deadline, which
         /// needs only one ("no connection … within 30 s" with the server up and idle).
-        func open(_ extra: [String: String] = [:]) async throws -> PostgresCatalogStore {
+        ///
+        /// `statementTimeout` is the server's limit on one statement and on one wait for a lock (the
+        /// store's default when `nil`).
+        func open(_ extra: [String: String] = [:], statementTimeout: Duration? = nil) async throws -> PostgresCatalogStore {
             let settings = environment.merging(["PGCONNECT_TIMEOUT": "30"]) { $1 }.merging(extra) { $1 }
+            if let statementTimeout {
+                return try await PostgresCatalogStore.open(url: url, environment: settings, logger: logger,
+                                                           taskExecutor: DedicatedExecutor.store,
+                                                           statementTimeout: statementTimeout)
+            }
             return try await PostgresCatalogStore.open(url: url, environment: settings, logger: logger,
                                                        taskExecutor: DedicatedExecutor.store)
         }

@@ -61,10 +61,13 @@ import Testing
     }
 
     /// Two store objects on one database, as two daemons: edits serialise, none is lost, and a
-    /// precondition one of them checks sees the other's commits.
+    /// precondition one of them checks sees the other's commits. Twenty edits queue for one lock: on a
+    /// machine busy with the other tests the last may wait longer than the default five seconds (the
+    /// next test shows what that wait ends in), so these stores wait up to a minute.
     @Test func concurrentWritersSerialise() async throws {
         let database = try await P.database()
-        let (a, b) = (try await database.open(), try await database.open())
+        let (a, b) = (try await database.open(statementTimeout: .seconds(60)),
+                      try await database.open(statementTimeout: .seconds(60)))
         _ = try await a.apply(.setLabels(["water"], precondition: .none))
         let applied = try await withThrowingTaskGroup(of: AppliedEdit.self) { group in
             for index in 0..<20 {
@@ -102,6 +105,32 @@ import Testing
         #expect(results.contains { $0 == .failure(.preconditionFailed(type: "place", id: "p0", current: winner.sequence)) })
         await a.close()
         await b.close()
+    }
+
+    /// An edit that waits too long for another writer's lock ends as unavailable (a 503 to try again),
+    /// and the connection it used serves the next edit: the lock timeout arrives after the row
+    /// description of `SELECT … FOR UPDATE`, and must not be mistaken for success and then surface as
+    /// "current transaction is aborted" on the next statement.
+    @Test func anEditThatWaitsTooLongForTheLockIsUnavailableAndLosesNothing() async throws {
+        let database = try await P.database()
+        let store = try await database.open(statementTimeout: .milliseconds(500))
+        _ = try await store.apply(.setLabels(["water"], precondition: .none))
+        try await P.admin(try TestPostgres.server(), database: database.name) { other in
+            try await other.query("BEGIN", logger: P.logger)
+            _ = try await other.query("SELECT value FROM store_meta WHERE key = 'sequence' FOR UPDATE",
+                                      logger: P.logger).collect()
+            await #expect {
+                try await store.apply(.putPlace(F.place("p0"), photos: [F.photo("p0")], precondition: .none))
+            } throws: { error in
+                guard case let .unavailable(reason) = error as? StoreError else { return false }
+                return reason.contains("timeout")
+            }
+            try await other.query("ROLLBACK", logger: P.logger)
+        }
+        let applied = try await store.apply(.putPlace(F.place("p0"), photos: [F.photo("p0")], precondition: .none))
+        #expect(applied.sequence == 2 && applied.changed)
+        #expect(try await store.read(featuresKey: nil).places.map(\.definition.id) == ["p0"])
+        await store.close()
     }
 
     @Test func changeSignalsHearAnotherStoresEdits() async throws {

@@ -27,7 +27,7 @@ extension VisualMatcher: PlaceMatching {
                 placeID: candidate.referenceID, score: candidate.confidence,
                 accepted: candidate.referenceID == report.accepted?.referenceID || regions[candidate.referenceID] != nil,
                 inliers: candidate.verified ? candidate.inliers : nil, region: regions[candidate.referenceID],
-                similarity: candidate.similarity, margin: candidate.margin)
+                similarity: candidate.similarity, margin: candidate.margin, heldBackBy: candidate.heldBackBy)
         }
         var timings: [String: Duration] = [
             "features": report.timings.features,

@@ -24,6 +24,9 @@ struct VisualSearchEvidence: Sendable, Hashable {
         var similarity: Int? = nil
         /// The print margin over the next place, in units of 1/10000 (may be negative), when prints were compared.
         var margin: Int? = nil
+        /// The place (its position in the snapshot's places) that kept this one from being accepted on its
+        /// print, when one did; only the first page has it (a cursor does not carry it).
+        var heldBackBy: Int? = nil
     }
 
     /// A region of the query picture (``ImageRegion``), each value in units of 1/10000.

@@ -29,7 +29,7 @@ extension QueryResponseJSON {
                                        width: Self.rounded(region.width), height: Self.rounded(region.height))
                         },
                         accepted: reason.accepted, printSimilarity: reason.printSimilarity.map(Self.rounded),
-                        printMargin: reason.printMargin.map(Self.rounded)
+                        printMargin: reason.printMargin.map(Self.rounded), lookAlike: reason.heldBackBy
                     )
                 )
             },

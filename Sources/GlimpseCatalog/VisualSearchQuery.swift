@@ -148,7 +148,8 @@ public struct VisualSearchQuery: IntentValueQuery {
                           accepted: candidate.accepted, inliers: candidate.inliers,
                           region: candidate.region.map { VisualSearchEvidence.Region(crop?.mapping($0) ?? $0) },
                           similarity: candidate.similarity.map(VisualSearchEvidence.quantise),
-                          margin: candidate.margin.map(VisualSearchEvidence.quantiseSigned))
+                          margin: candidate.margin.map(VisualSearchEvidence.quantiseSigned),
+                          heldBackBy: candidate.heldBackBy.flatMap(catalog.placeOffset(id:)))
                 }
             }
         }

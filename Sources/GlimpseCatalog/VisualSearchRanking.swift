@@ -40,7 +40,8 @@ enum VisualSearchRanking {
                 matchedPlaceID: place.id, matchScore: score, inliers: match.inliers,
                 votingLabels: voting.map(\.label), labelFit: round(fit), region: match.region?.imageRegion,
                 accepted: match.accepted, printSimilarity: match.similarity.map { Double($0) / scale },
-                printMargin: match.margin.map { Double($0) / scale })
+                printMargin: match.margin.map { Double($0) / scale },
+                heldBackBy: match.heldBackBy.flatMap { catalog.places.indices.contains($0) ? catalog.places[$0].id : nil })
             return (VisualSearchItem(result: .place(place), score: score, reason: reason), offset, match.accepted)
         }
         places.sort { a, b in a.item.score != b.item.score ? a.item.score > b.item.score : a.offset < b.offset }

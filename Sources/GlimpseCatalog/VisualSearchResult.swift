@@ -87,6 +87,9 @@ public struct VisualSearchReason: Sendable, Hashable, CustomStringConvertible {
     public var printSimilarity: Double? = nil
     /// That similarity's margin over the next most similar place (negative when another is closer).
     public var printMargin: Double? = nil
+    /// The look-alike place that kept ``matchedPlaceID`` from being accepted on its print: its photo
+    /// reaches that place with as much print evidence as the picture, so the print alone is not enough.
+    public var heldBackBy: String? = nil
 
     /// A short sentence, such as `matched eiffel-tower (0.91, 57 inliers); labels tower, building (fit 0.50)`,
     /// or for a suggestion `possible match eiffel-tower (0.31, print 0.62, margin 0.05, 4 inliers), not
@@ -107,7 +110,8 @@ public struct VisualSearchReason: Sendable, Hashable, CustomStringConvertible {
             parts.append("labels \(votingLabels.joined(separator: ", ")) (fit \(ScoreFormat.twoDecimals(labelFit)))")
         }
         let text = parts.isEmpty ? "no evidence" : parts.joined(separator: "; ")
-        return accepted ? text : text + ", not accepted: below the line 0.5"
+        let lookAlike = heldBackBy.map { " (the look-alike \($0) holds its print line higher)" } ?? ""
+        return accepted ? text : text + ", not accepted: below the line 0.5" + lookAlike
     }
 }
 

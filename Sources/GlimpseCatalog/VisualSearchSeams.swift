@@ -18,12 +18,15 @@ public struct PlaceMatchCandidate: Sendable, Hashable {
     public var similarity: Double?
     /// That similarity's margin over the next most similar place, when prints were compared.
     public var margin: Double?
+    /// The look-alike place that kept this one from being accepted on its print, when one did.
+    public var heldBackBy: String?
 
     /// Creates a candidate; `score` is clamped to 0…1.
     public init(
         placeID: String, score: Double, accepted: Bool, inliers: Int? = nil, region: ImageRegion? = nil,
-        similarity: Double? = nil, margin: Double? = nil
+        similarity: Double? = nil, margin: Double? = nil, heldBackBy: String? = nil
     ) {
+        self.heldBackBy = heldBackBy
         self.placeID = placeID
         self.score = score.isFinite ? min(max(score, 0), 1) : 0
         self.accepted = accepted

@@ -27,12 +27,17 @@ public struct MatchCandidate: Sendable, Hashable {
     /// ``MatchDecision/acceptLine`` is accepted, and so is any candidate whose print alone reaches it on
     /// the calibrated line. 0 until the matcher ranks the candidate.
     public let confidence: Double
+    /// The look-alike place that kept this candidate from being accepted on its print: set when its print
+    /// evidence passes the catalog's line but not the line that place raised for it
+    /// (``PrintCalibration/lookAlikes``), and it was not accepted otherwise.
+    public let heldBackBy: String?
 
     /// Creates a candidate.
     public init(
         referenceID: String, votes: Int, verified: Bool, inliers: Int, score: Double, mirrored: Bool,
-        similarity: Double? = nil, margin: Double? = nil, confidence: Double = 0
+        similarity: Double? = nil, margin: Double? = nil, confidence: Double = 0, heldBackBy: String? = nil
     ) {
+        self.heldBackBy = heldBackBy
         self.margin = margin
         self.referenceID = referenceID
         self.votes = votes
@@ -44,10 +49,13 @@ public struct MatchCandidate: Sendable, Hashable {
         self.confidence = confidence
     }
 
-    /// The same candidate with its print similarity, margin and confidence set.
-    public func with(similarity: Double?, margin: Double? = nil, confidence: Double) -> MatchCandidate {
+    /// The same candidate with its print similarity, margin, confidence and look-alike set.
+    public func with(
+        similarity: Double?, margin: Double? = nil, confidence: Double, heldBackBy: String? = nil
+    ) -> MatchCandidate {
         MatchCandidate(referenceID: referenceID, votes: votes, verified: verified, inliers: inliers, score: score,
-                       mirrored: mirrored, similarity: similarity, margin: margin, confidence: confidence)
+                       mirrored: mirrored, similarity: similarity, margin: margin, confidence: confidence,
+                       heldBackBy: heldBackBy)
     }
 }
 

@@ -11,25 +11,76 @@ import Synchronization
 /// ``MatchDecision/falseMatchRate`` of them lie above it. How close the nearest place comes to a photo
 /// of nothing depends on the catalog (its size, how alike its places are), so the line is measured for
 /// the catalog served: when the matcher is built, and again, in the background, after every edit.
+///
+/// Two things make the line the catalog's own (see `VisualMatcher+Calibration.swift`):
+/// - **Null prints that are copies of catalog photos are left out** (``nullsLeftOut``): a wallpaper
+///   that is both in the null pool and a place of this catalog is not a photo of no place here.
+/// - **Look-alike places get a line of their own** (``lookAlikes``): each place's photos are measured
+///   against the *other* places, as photos of no place for them. A place that another place's photo
+///   reaches with more evidence than ``threshold`` has its line raised above that evidence, so a third
+///   object of the same kind is not taken for it on the print alone (geometry still accepts it); a place
+///   alone in its region of print space keeps ``threshold``.
 public struct PrintCalibration: Sendable, Hashable {
-    /// The evidence at the accept line: a candidate whose evidence exceeds it is accepted on its print.
+    /// A place whose print line a look-alike place raised: the line, and what set it.
+    public struct LookAlike: Sendable, Hashable {
+        /// The print evidence a candidate for this place must exceed to be accepted on the print alone.
+        public let line: Double
+        /// The place whose photo reaches this one with the most evidence.
+        public let place: String
+        /// That photo's evidence for this place (the line lies just above it).
+        public let evidence: Double
+
+        /// A raised line from its parts.
+        public init(line: Double, place: String, evidence: Double) {
+            self.line = line
+            self.place = place
+            self.evidence = evidence
+        }
+    }
+
+    /// The evidence at the accept line: a candidate whose evidence exceeds it is accepted on its print
+    /// (unless its place has a raised line in ``lookAlikes``).
     public let threshold: Double
     /// The target share of null prints over the line.
     public let falseMatchRate: Double
-    /// The null prints measured.
+    /// The null prints measured (those left out as copies of catalog photos not counted).
     public let nullCount: Int
     /// The null prints whose best place lies over the line on this catalog (at most `falseMatchRate · nullCount`).
     public let nullsOverLine: Int
     /// The number of places (groups with a print) the nulls were measured against.
     public let places: Int
+    /// The null prints left out because they are copies of this catalog's photos.
+    public let nullsLeftOut: Int
+    /// The catalog's own views measured against the other places (the in-domain nulls).
+    public let catalogViewsMeasured: Int
+    /// The places whose line a look-alike raised above ``threshold``, by place id.
+    public let lookAlikes: [String: LookAlike]
 
     /// Creates a calibration from its parts.
-    public init(threshold: Double, falseMatchRate: Double, nullCount: Int, nullsOverLine: Int, places: Int) {
+    public init(
+        threshold: Double, falseMatchRate: Double, nullCount: Int, nullsOverLine: Int, places: Int,
+        nullsLeftOut: Int = 0, catalogViewsMeasured: Int = 0, lookAlikes: [String: LookAlike] = [:]
+    ) {
         self.threshold = threshold
         self.falseMatchRate = falseMatchRate
         self.nullCount = nullCount
         self.nullsOverLine = nullsOverLine
         self.places = places
+        self.nullsLeftOut = nullsLeftOut
+        self.catalogViewsMeasured = catalogViewsMeasured
+        self.lookAlikes = lookAlikes
+    }
+
+    /// The print evidence a candidate for `place` must exceed: its raised line, or ``threshold``.
+    public func line(for place: String) -> Double {
+        lookAlikes[place]?.line ?? threshold
+    }
+
+    /// This calibration with what the catalog's own places add: the nulls left out and the raised lines.
+    func with(nullsLeftOut: Int, catalogViewsMeasured: Int, lookAlikes: [String: LookAlike]) -> PrintCalibration {
+        PrintCalibration(
+            threshold: threshold, falseMatchRate: falseMatchRate, nullCount: nullCount, nullsOverLine: nullsOverLine,
+            places: places, nullsLeftOut: nullsLeftOut, catalogViewsMeasured: catalogViewsMeasured, lookAlikes: lookAlikes)
     }
 
     /// The line over `evidence`, the best-place evidence of each null print: the smallest value that
@@ -53,12 +104,12 @@ extension MatchDecision {
         return similarity + printMarginWeight * margin
     }
 
-    /// The confidence the print alone gives: `σ(printSlope · (e − threshold))`, exactly
-    /// ``acceptLine`` at the calibrated line.
-    public func printConfidence(similarity: Double, rival: Double, calibration: PrintCalibration) -> Double {
+    /// The confidence the print alone gives: `σ(printSlope · (e − line))`, exactly ``acceptLine`` at the
+    /// line (the calibration's ``PrintCalibration/line(for:)`` for the candidate's place).
+    public func printConfidence(similarity: Double, rival: Double, line: Double) -> Double {
         let e = printEvidence(similarity: similarity, rival: rival)
-        guard e.isFinite, calibration.threshold.isFinite else { return 0 }
-        return 1 / (1 + exp(-printSlope * (e - calibration.threshold)))
+        guard e.isFinite, line.isFinite else { return 0 }
+        return 1 / (1 + exp(-printSlope * (e - line)))
     }
 }
 
@@ -90,29 +141,6 @@ extension VisualMatcher {
     public func calibrated() async -> PrintCalibration? {
         if let task = calibrationState.task { _ = await task.value }
         return calibrationState.calibration
-    }
-
-    /// Measures the null prints against this matcher's live references: the calibration for this catalog.
-    /// A matrix product of the nulls against every reference view (under a second for 630 nulls and 91
-    /// places on one core); `nil` without null prints of the printer's dimension.
-    public func measureCalibration() -> PrintCalibration? {
-        guard let nulls = nullPrints, printDimension > 0, nulls.dimension == printDimension, nulls.count > 0 else {
-            return nil
-        }
-        let decision = configuration.decision
-        var evidence: [Double] = []
-        evidence.reserveCapacity(nulls.count)
-        var places = 0
-        for row in 0..<nulls.count {
-            let query = Array(nulls.values[(row * printDimension)..<((row + 1) * printDimension)])
-            let comparison = groupComparison(of: query)
-            places = comparison.groups.count
-            guard comparison.bestIndex >= 0 else { continue }
-            evidence.append(decision.printEvidence(
-                similarity: Double(comparison.best), rival: Double(comparison.second)))
-        }
-        guard places > 1 else { return nil }
-        return PrintCalibration.line(over: evidence, rate: decision.falseMatchRate, places: places)
     }
 
     /// Measures the calibration again in the background; until it ends the previous one stays in force.

@@ -62,13 +62,22 @@ extension VisualMatcher {
         return max(model, printConfidence(candidate, similarity: similarity))
     }
 
-    /// The confidence the print alone gives the candidate against the calibrated line (0 without a
+    /// The confidence the print alone gives the candidate against its place's calibrated line (0 without a
     /// calibration or a print).
     func printConfidence(_ candidate: MatchCandidate, similarity: PrintComparison?) -> Double {
         guard let calibration = printCalibration,
               let printed = self.similarity(of: candidate.referenceID, in: similarity) else { return 0 }
         return configuration.decision.printConfidence(
-            similarity: printed.similarity, rival: printed.rival, calibration: calibration)
+            similarity: printed.similarity, rival: printed.rival, line: calibration.line(for: candidate.referenceID))
+    }
+
+    /// The look-alike place whose raised line alone kept `candidate` from being accepted on its print:
+    /// its print evidence passes the catalog's line but not its place's own.
+    func heldBackBy(_ candidate: MatchCandidate, similarity: PrintComparison?) -> String? {
+        guard let calibration = printCalibration, let lookAlike = calibration.lookAlikes[candidate.referenceID],
+              let printed = self.similarity(of: candidate.referenceID, in: similarity) else { return nil }
+        let evidence = configuration.decision.printEvidence(similarity: printed.similarity, rival: printed.rival)
+        return evidence > calibration.threshold && evidence <= lookAlike.line ? lookAlike.place : nil
     }
 
     /// The print evidence of the candidate (similarity, margin over the next place), when prints were compared.
@@ -98,8 +107,12 @@ extension VisualMatcher {
         .sorted { l, r in
             l.confidence != r.confidence ? l.confidence > r.confidence : Self.outranks(l, r)
         }
-        let top = Array(scored.prefix(max(0, limit)))
         let accepted = scored.first.flatMap { accepts($0, similarity: similarity) ? $0 : nil }
+        let top = scored.prefix(max(0, limit)).map { candidate in
+            candidate.referenceID == accepted?.referenceID ? candidate : candidate.with(
+                similarity: candidate.similarity, margin: candidate.margin, confidence: candidate.confidence,
+                heldBackBy: heldBackBy(candidate, similarity: similarity))
+        }
         return MatchReport(
             candidates: top, accepted: accepted, timings: timings, queryKeypoints: keypoints, usedMirror: usedMirror,
             featurePrint: featurePrint)

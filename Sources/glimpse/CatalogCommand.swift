@@ -17,7 +17,7 @@ struct CatalogCommand: AsyncParsableCommand {
             edits to it need no daemon, and every daemon serving it sees them within a second.
             """,
         subcommands: [
-            CatalogImportCommand.self, CatalogExportCommand.self, CatalogCheckCommand.self, CatalogShowCommand.self,
+            CatalogImportCommand.self, CatalogExportCommand.self, CatalogCheckCommand.self, CatalogShowCommand.self, CatalogCalibrationCommand.self,
             CatalogPutPlaceCommand.self, CatalogDeletePlaceCommand.self, CatalogAddPhotoCommand.self,
             CatalogRemovePhotoCommand.self, CatalogPutCollectionCommand.self, CatalogDeleteCollectionCommand.self,
         ]

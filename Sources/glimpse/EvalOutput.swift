@@ -97,6 +97,9 @@ struct PrintLine: Encodable {
     var nulls: Int
     var nullsOver: Int
     var places: Int
+    var nullsLeftOut: Int
+    var catalogViews: Int
+    var lookAlikeLines: Int
 
     init(_ calibration: PrintCalibration) {
         evidence = calibration.threshold
@@ -104,6 +107,9 @@ struct PrintLine: Encodable {
         nulls = calibration.nullCount
         nullsOver = calibration.nullsOverLine
         places = calibration.places
+        nullsLeftOut = calibration.nullsLeftOut
+        catalogViews = calibration.catalogViewsMeasured
+        lookAlikeLines = calibration.lookAlikes.count
     }
 
     enum CodingKeys: String, CodingKey {
@@ -112,6 +118,9 @@ struct PrintLine: Encodable {
         case nulls
         case nullsOver = "nulls_over"
         case places
+        case nullsLeftOut = "nulls_left_out"
+        case catalogViews = "catalog_views"
+        case lookAlikeLines = "look_alike_lines"
     }
 }
 
@@ -142,7 +151,7 @@ enum EvalOutput {
         lines.append("recall@5   \(f(s.recallAt5))")
         lines.append("false-match rate \(f(s.falseMatchRate)) (no-place queries given a place; accept score \(c.acceptScore))")
         if let line = c.printLine {
-            lines.append("print line evidence \(f(line.evidence)) over \(line.places) places: \(line.nullsOver) of \(line.nulls) null prints over it (target \(f(line.falseMatchRate)))")
+            lines.append("print line evidence \(f(line.evidence)) over \(line.places) places: \(line.nullsOver) of \(line.nulls) null prints over it (target \(f(line.falseMatchRate))); \(line.nullsLeftOut) left out as catalog photos; \(line.lookAlikeLines) places with a look-alike line (\(line.catalogViews) catalog views measured)")
         } else {
             lines.append("print line none (no null prints beside the feature-print model): the print alone accepts nothing")
         }

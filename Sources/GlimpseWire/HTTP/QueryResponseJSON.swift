@@ -46,12 +46,17 @@ public struct EvidenceJSON: Codable, Sendable, Equatable {
     public var printSimilarity: Double?
     /// That similarity's margin over the next most similar place, when prints were compared.
     public var printMargin: Double?
+    /// The look-alike place that kept the matched place from being accepted on its print (its photo
+    /// reaches the matched place as closely as the picture does), when one did.
+    public var lookAlike: String?
 
     /// Creates evidence.
     public init(
         matchedPlace: String?, matchScore: Double?, inliers: Int?, votingLabels: [String], labelFit: Double,
-        region: RegionJSON? = nil, accepted: Bool? = nil, printSimilarity: Double? = nil, printMargin: Double? = nil
+        region: RegionJSON? = nil, accepted: Bool? = nil, printSimilarity: Double? = nil, printMargin: Double? = nil,
+        lookAlike: String? = nil
     ) {
+        self.lookAlike = lookAlike
         self.accepted = accepted
         self.printSimilarity = printSimilarity
         self.printMargin = printMargin

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Measuring a catalog's print calibration (``PrintCalibration``): the null prints less the copies of
+/// catalog photos, then the catalog's own views against the other places for look-alike lines.
+extension VisualMatcher {
+    /// A null print at least this similar to a catalog view is a copy of that photo, not a photo of no
+    /// place. Unrelated photos print far below it (the shipped nulls' best similarity on `Images/` is
+    /// 0.83 at the 99th percentile); the same photo re-encoded or resized prints above 0.97.
+    static let copySimilarity: Float = 0.95
+    /// A null print at least this similar to a null print left out as a copy, with the same best place,
+    /// is a camera-like copy of the same photo and is left out too.
+    static let copyFamilySimilarity: Float = 0.8
+    /// The most catalog views measured against the other places; beyond it whole places are sampled
+    /// at an even stride. Views kept only as codes (a large catalog's saved segments) are not measured.
+    static let lookAlikeViewLimit = 4_096
+
+    /// Measures this matcher's calibration: the null prints against its live references (a matrix
+    /// product of the nulls with every reference view), less those that are copies of its photos, and its
+    /// own views against the other places. `nil` without null prints of the printer's dimension or with
+    /// fewer than two places.
+    public func measureCalibration() -> PrintCalibration? {
+        guard let nulls = nullPrints, printDimension > 0, nulls.dimension == printDimension, nulls.count > 0 else {
+            return nil
+        }
+        let decision = configuration.decision
+        var bests: [(group: Int, similarity: Float, second: Float)] = []
+        bests.reserveCapacity(nulls.count)
+        var places = 0
+        for row in 0..<nulls.count {
+            let comparison = groupComparison(of: Self.row(row, of: nulls))
+            places = comparison.groups.count
+            bests.append((comparison.bestIndex, comparison.best, comparison.second))
+        }
+        guard places > 1 else { return nil }
+        let copies = Self.copiesOfCatalogPhotos(bests.map { ($0.group, $0.similarity) }, nulls: nulls)
+        var evidence: [Double] = []
+        evidence.reserveCapacity(nulls.count)
+        for (row, best) in bests.enumerated() where best.group >= 0 && !copies.contains(row) {
+            evidence.append(decision.printEvidence(similarity: Double(best.similarity), rival: Double(best.second)))
+        }
+        guard let line = PrintCalibration.line(over: evidence, rate: decision.falseMatchRate, places: places) else {
+            return nil
+        }
+        let (measured, reached) = lookAlikeEvidence()
+        var lookAlikes: [String: PrintCalibration.LookAlike] = [:]
+        for (group, strongest) in reached where strongest.evidence > line.threshold {
+            lookAlikes[groupIDs[group]] = PrintCalibration.LookAlike(
+                line: strongest.evidence + 1e-6, place: groupIDs[strongest.from], evidence: strongest.evidence)
+        }
+        return line.with(nullsLeftOut: copies.count, catalogViewsMeasured: measured, lookAlikes: lookAlikes)
+    }
+
+    /// Print `index` of `nulls`.
+    static func row(_ index: Int, of nulls: NullPrints) -> [Float] {
+        Array(nulls.values[(index * nulls.dimension)..<((index + 1) * nulls.dimension)])
+    }
+
+    /// The rows of `nulls` that are copies of catalog photos, from each null's best place and similarity:
+    /// those at least ``copySimilarity`` similar to a catalog view, and those at least
+    /// ``copyFamilySimilarity`` similar to one of them with the same best place (its camera-like copies).
+    static func copiesOfCatalogPhotos(_ bests: [(group: Int, similarity: Float)], nulls: NullPrints) -> Set<Int> {
+        var copies = Set(bests.indices.filter { bests[$0].group >= 0 && bests[$0].similarity >= copySimilarity })
+        guard !copies.isEmpty else { return copies }
+        // Per best place, the prints of the near-identical copies; the others are compared with them.
+        var originals: [Int: [Float]] = [:]
+        for row in copies { originals[bests[row].group, default: []] += Self.row(row, of: nulls) }
+        for index in bests.indices where !copies.contains(index) {
+            guard let rows = originals[bests[index].group] else { continue }
+            let similarities = PrintSimilarity.cosines(Self.row(index, of: nulls), against: rows, dimension: nulls.dimension)
+            if similarities.contains(where: { $0 >= copyFamilySimilarity }) { copies.insert(index) }
+        }
+        return copies
+    }
+
+    /// The catalog's own views as photos of no place for the other places (leave one place out): for
+    /// each measured view, the evidence of its best place among the others, against the next one. Per
+    /// place reached, the strongest such evidence and the place whose view reached it.
+    ///
+    /// - Returns: the number of views measured, and per group the strongest evidence and its source group.
+    func lookAlikeEvidence() -> (measured: Int, reached: [Int: (evidence: Double, from: Int)]) {
+        let decision = configuration.decision
+        let dimension = printDimension
+        var views = 0
+        var groupsWithViews = Set<Int32>()
+        for segment in segments where segment.printCodes == nil {
+            for owner in segment.printOwners { groupsWithViews.insert(segment.groups[Int(owner)]) }
+            views += segment.printOwners.count
+        }
+        guard dimension > 0, groupsWithViews.count > 1 else { return (0, [:]) }
+        let stride = max(1, (views + Self.lookAlikeViewLimit - 1) / Self.lookAlikeViewLimit)
+        var measured = 0
+        var reached: [Int: (evidence: Double, from: Int)] = [:]
+        for (s, segment) in segments.enumerated() where segment.printCodes == nil {
+            for (row, owner) in segment.printOwners.enumerated() {
+                let group = Int(segment.groups[Int(owner)])
+                guard live[segmentStarts[s] + Int(owner)], group % stride == 0 else { continue }
+                let view = Array(segment.prints[(row * dimension)..<((row + 1) * dimension)])
+                let comparison = groupComparison(of: view)
+                measured += 1
+                guard let other = Self.bestOther(than: group, in: comparison) else { continue }
+                let evidence = decision.printEvidence(similarity: Double(other.similarity), rival: Double(other.rival))
+                if evidence > reached[other.group]?.evidence ?? -.infinity {
+                    reached[other.group] = (evidence, group)
+                }
+            }
+        }
+        return (measured, reached)
+    }
+
+    /// The most similar group in `comparison` other than `excluded`, and the similarity of the next one
+    /// (0 when there is none): what a photo of `excluded`'s place would be matched to without it.
+    static func bestOther(than excluded: Int, in comparison: PrintComparison) -> (group: Int, similarity: Float, rival: Float)? {
+        var best = -1
+        var bestValue: Float = 0, rival: Float = 0
+        for (group, value) in zip(comparison.groups, comparison.values) where group != excluded {
+            if best < 0 || value > bestValue {
+                if best >= 0 { rival = max(rival, bestValue) }
+                best = group
+                bestValue = value
+            } else if value > rival {
+                rival = value
+            }
+        }
+        return best < 0 ? nil : (best, bestValue, rival)
+    }
+}

@@ -127,6 +127,9 @@ struct LiveCatalogDaemonTests {
         #expect(text.contains("glimpse_catalog_edits_total{kind=\"put_place\",outcome=\"applied\"}"))
         #expect(text.contains("glimpse_catalog_edit_visible_seconds"))
         #expect(text.contains("glimpse_catalog_places 8"))
+        // The print line measured for the catalog served, with the null prints it was set on.
+        #expect(text.contains("glimpse_print_line ") && text.contains("glimpse_print_look_alike_places "))
+        #expect(text.contains("glimpse_print_nulls{use=\"left_out\"} 0"))
 
         // A restart serves exactly the acknowledged state.
         daemon.process.terminate()
@@ -139,6 +142,8 @@ struct LiveCatalogDaemonTests {
         let info = try JSONDecoder().decode(
             CatalogInfoJSON.self, from: try #require(await curl(socket, ["http://glimpse/v1/catalog"])).body)
         #expect(info.store == "sqlite" && info.places == 8 && info.collections > 0)
+        let line = try #require(info.printLine)
+        #expect(line.nulls == 630 && line.nullsLeftOut == 0 && line.evidence.isFinite)
         daemon.process.terminate()
         _ = await daemon.waitForExit(timeout: .seconds(120))
     }

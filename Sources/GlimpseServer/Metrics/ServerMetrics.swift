@@ -1,5 +1,6 @@
 import CoreMetrics
 import GlimpseBasics
+public import GlimpseWire
 import Metrics
 public import Prometheus
 import Synchronization
@@ -14,8 +15,9 @@ import Synchronization
 /// - `glimpse_queries_in_flight`: image queries admitted and not finished.
 /// - `glimpse_keypoint_slot_damage_total`: keypoint slots found damaged since start, once each (their
 ///   references are re-extracted from their photos; `GET /healthz` says `degraded`).
-/// - `glimpse_keypoint_slot_damage_total`: keypoint slots found damaged since start, once each (their
-///   references are re-extracted from their photos; `GET /healthz` says `degraded`).
+/// - `glimpse_print_line`: the print evidence the served catalog's print-alone accept line lies at;
+///   `glimpse_print_nulls{use="measured"|"left_out"}`: the null prints it was set on and those left out as
+///   copies of catalog photos; `glimpse_print_look_alike_places`: places whose line a look-alike raised.
 /// - `glimpse_catalog_places`, `glimpse_catalog_collections`, `glimpse_catalog_photos`: what the served
 ///   snapshot holds; `glimpse_catalog_sequence`: the store's last applied change;
 ///   `glimpse_catalog_snapshot_age_seconds`: time since that snapshot was published.
@@ -35,6 +37,8 @@ public final class ServerMetrics: Sendable {
     private let catalogGauges: (places: CoreMetrics.Gauge, collections: CoreMetrics.Gauge, photos: CoreMetrics.Gauge,
                                 sequence: CoreMetrics.Gauge, age: CoreMetrics.Gauge)
     private let publishedAt = Mutex<ContinuousClock.Instant?>(nil)
+    private let printGauges: (line: CoreMetrics.Gauge, measured: CoreMetrics.Gauge, leftOut: CoreMetrics.Gauge,
+                              lookAlikes: CoreMetrics.Gauge)
 
     /// Creates metrics in a fresh registry.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -54,6 +58,12 @@ public final class ServerMetrics: Sendable {
             CoreMetrics.Gauge(label: "glimpse_catalog_photos", factory: factory),
             CoreMetrics.Gauge(label: "glimpse_catalog_sequence", factory: factory),
             CoreMetrics.Gauge(label: "glimpse_catalog_snapshot_age_seconds", factory: factory)
+        )
+        self.printGauges = (
+            CoreMetrics.Gauge(label: "glimpse_print_line", factory: factory),
+            CoreMetrics.Gauge(label: "glimpse_print_nulls", dimensions: [("use", "measured")], factory: factory),
+            CoreMetrics.Gauge(label: "glimpse_print_nulls", dimensions: [("use", "left_out")], factory: factory),
+            CoreMetrics.Gauge(label: "glimpse_print_look_alike_places", factory: factory)
         )
     }
 
@@ -119,6 +129,15 @@ public final class ServerMetrics: Sendable {
             return max(0, total - counted)
         }
         if step > 0 { slotDamage.increment(by: step) }
+    }
+
+    /// Records the served catalog's print line; without one the gauges stay unset.
+    public func setPrintLine(_ line: PrintLineJSON?) {
+        guard let line else { return }
+        printGauges.line.record(line.evidence)
+        printGauges.measured.record(line.nulls)
+        printGauges.leftOut.record(line.nullsLeftOut)
+        printGauges.lookAlikes.record(line.lookAlikePlaces)
     }
 
     /// The metrics in the Prometheus text exposition format.

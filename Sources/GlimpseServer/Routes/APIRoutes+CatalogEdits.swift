@@ -62,12 +62,15 @@ extension APIRoutes {
 
     private func catalogInfo() async throws -> Response {
         guard let editor else {
-            return try json(CatalogInfoJSON(
+            var info = CatalogInfoJSON(
                 store: "folder", storeID: nil, sequence: 0, snapshot: service.snapshotID, places: service.placeCount,
-                collections: service.collectionCount, photos: service.photoCount, readOnly: true))
+                collections: service.collectionCount, photos: service.photoCount, readOnly: true)
+            info.printLine = service.printLine
+            return try json(info)
         }
         var info = await editor.info()
         info.readOnly = info.readOnly || editPolicy.readOnly
+        info.printLine = service.printLine
         return try json(info)
     }
 

@@ -26,6 +26,7 @@ extension APIRoutes {
     func metricsExposition() async -> Response {
         metrics.setQueriesInFlight(gate.inFlight)
         metrics.setKeypointSlotDamage(service.keypointSlotDamage)
+        metrics.setPrintLine(service.printLine)
         if !metrics.hasCatalog {
             // The catalog served since start: its age counts from the first exposition.
             let info = await editor?.info()

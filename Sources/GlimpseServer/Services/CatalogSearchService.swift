@@ -29,6 +29,8 @@ public final class CatalogSearchService: SearchService {
     public var matcherProblem: String? { engine.keypointSlotHealth.problem }
     /// The keypoint slots the engine found damaged.
     public var keypointSlotDamage: Int { engine.keypointSlotHealth.damagedSlots }
+    /// The served matcher's print line (``Engine/printLine``).
+    public var printLine: PrintLineJSON? { engine.printLine }
 
     /// Serves `engine`.
     public init(engine: Engine) {

@@ -28,6 +28,8 @@ public protocol SearchService: Sendable {
     var matcherProblem: String? { get }
     /// The keypoint slots found damaged since the daemon started, once each (`GET /metrics`).
     var keypointSlotDamage: Int { get }
+    /// The print-alone accept line measured for the served catalog, when it has one.
+    var printLine: PrintLineJSON? { get }
 
     /// Finds the entities a picture shows.
     /// - Parameters:
@@ -78,6 +80,8 @@ extension SearchService {
     public var matcherProblem: String? { nil }
     /// No damage, for services that do not say.
     public var keypointSlotDamage: Int { 0 }
+    /// No print line, for services that do not say.
+    public var printLine: PrintLineJSON? { nil }
 
     /// Searches the region cropped out of the picture; regions in the answer are mapped back to the
     /// whole picture's coordinates, the one convention of every answer (as ``CatalogSearchService`` and

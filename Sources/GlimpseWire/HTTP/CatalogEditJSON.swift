@@ -242,6 +242,27 @@ public struct EditResultJSON: Codable, Sendable, Equatable {
     }
 }
 
+/// The print-alone accept line measured for the served catalog (`GET /v1/catalog`'s `printLine`, the
+/// `glimpse_print_*` metrics; `glimpse catalog calibration` lists the look-alike places).
+public struct PrintLineJSON: Codable, Sendable, Equatable {
+    /// The print evidence a candidate must pass to be accepted without geometry.
+    public var evidence: Double
+    /// The null prints the line was set on.
+    public var nulls: Int
+    /// The null prints left out as copies of the catalog's own photos.
+    public var nullsLeftOut: Int
+    /// The places whose line a look-alike place raised.
+    public var lookAlikePlaces: Int
+
+    /// Creates a line summary.
+    public init(evidence: Double, nulls: Int, nullsLeftOut: Int, lookAlikePlaces: Int) {
+        self.evidence = evidence
+        self.nulls = nulls
+        self.nullsLeftOut = nullsLeftOut
+        self.lookAlikePlaces = lookAlikePlaces
+    }
+}
+
 /// `GET /v1/catalog`: where the catalog lives and which state is served.
 public struct CatalogInfoJSON: Codable, Sendable, Equatable {
     /// `sqlite`, `postgres` or `folder` (a folder catalog cannot be edited).
@@ -262,6 +283,8 @@ public struct CatalogInfoJSON: Codable, Sendable, Equatable {
     public var readOnly: Bool
     /// Why edits cannot be stored now (the catalog database cannot be reached), while they cannot.
     public var storeProblem: String?
+    /// The print-alone accept line measured for the served catalog, when it has one.
+    public var printLine: PrintLineJSON?
 
     /// Creates a catalog summary.
     public init(

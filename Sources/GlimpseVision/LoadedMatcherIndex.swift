@@ -122,11 +122,15 @@ struct LoadedMatcherIndex {
                 nullCount: Int(clamping: meta(.calibrationNulls)), nullsOverLine: Int(clamping: meta(.calibrationNullsOverLine)),
                 places: Int(clamping: meta(.calibrationPlaces))))
         }
-        return VisualMatcher(
+        let matcher = VisualMatcher(
             configuration: configuration, printer: printer, printDimension: printDimension, segments: [segment],
             live: Array(repeating: true, count: n), groupIDs: LayeredNames(groupIDs), groupIndex: LayeredIndex(groupIndex),
             keyIndex: LayeredIndex(keyIndex),
             nullPrints: nullPrints, calibration: calibration)
+        // The saved line serves at once; the copies left out of the nulls and the look-alike lines, which
+        // the file does not keep, are measured in the background as after an edit.
+        if calibration != nil { matcher.recalibrateInBackground() }
+        return matcher
     }
 
     /// The print codes, when the file holds any, after their lists, entries and codes are checked: the

@@ -7,9 +7,10 @@ extension VisualMatcher {
     /// place. Unrelated photos print far below it (the shipped nulls' best similarity on `Images/` is
     /// 0.83 at the 99th percentile); the same photo re-encoded or resized prints above 0.97.
     static let copySimilarity: Float = 0.95
-    /// A null print at least this similar to a null print left out as a copy, with the same best place,
-    /// is a camera-like copy of the same photo and is left out too.
-    static let copyFamilySimilarity: Float = 0.8
+    /// A null print whose best place has a copy among the nulls, and at least this similar to it, is a
+    /// camera-like copy of the same photo (cropped, tilted, recoloured: the shipped pool holds each photo
+    /// as it is and as two such copies, which print 0.63–0.96 to the place) and is left out too.
+    static let copyFamilySimilarity: Float = 0.7
     /// The most catalog views measured against the other places; beyond it whole places are sampled
     /// at an even stride. Views kept only as codes (a large catalog's saved segments) are not measured.
     static let lookAlikeViewLimit = 4_096
@@ -32,7 +33,7 @@ extension VisualMatcher {
             bests.append((comparison.bestIndex, comparison.best, comparison.second))
         }
         guard places > 1 else { return nil }
-        let copies = Self.copiesOfCatalogPhotos(bests.map { ($0.group, $0.similarity) }, nulls: nulls)
+        let copies = Self.copiesOfCatalogPhotos(bests.map { ($0.group, $0.similarity) })
         var evidence: [Double] = []
         evidence.reserveCapacity(nulls.count)
         for (row, best) in bests.enumerated() where best.group >= 0 && !copies.contains(row) {
@@ -55,21 +56,14 @@ extension VisualMatcher {
         Array(nulls.values[(index * nulls.dimension)..<((index + 1) * nulls.dimension)])
     }
 
-    /// The rows of `nulls` that are copies of catalog photos, from each null's best place and similarity:
-    /// those at least ``copySimilarity`` similar to a catalog view, and those at least
-    /// ``copyFamilySimilarity`` similar to one of them with the same best place (its camera-like copies).
-    static func copiesOfCatalogPhotos(_ bests: [(group: Int, similarity: Float)], nulls: NullPrints) -> Set<Int> {
-        var copies = Set(bests.indices.filter { bests[$0].group >= 0 && bests[$0].similarity >= copySimilarity })
-        guard !copies.isEmpty else { return copies }
-        // Per best place, the prints of the near-identical copies; the others are compared with them.
-        var originals: [Int: [Float]] = [:]
-        for row in copies { originals[bests[row].group, default: []] += Self.row(row, of: nulls) }
-        for index in bests.indices where !copies.contains(index) {
-            guard let rows = originals[bests[index].group] else { continue }
-            let similarities = PrintSimilarity.cosines(Self.row(index, of: nulls), against: rows, dimension: nulls.dimension)
-            if similarities.contains(where: { $0 >= copyFamilySimilarity }) { copies.insert(index) }
-        }
-        return copies
+    /// The nulls that are copies of catalog photos, from each null's best place and similarity: those at
+    /// least ``copySimilarity`` similar to a catalog view, and those at least ``copyFamilySimilarity``
+    /// similar to a place that has such a copy (its camera-like copies).
+    static func copiesOfCatalogPhotos(_ bests: [(group: Int, similarity: Float)]) -> Set<Int> {
+        let copied = Set(bests.filter { $0.group >= 0 && $0.similarity >= copySimilarity }.map(\.group))
+        return Set(bests.indices.filter { row in
+            copied.contains(bests[row].group) && bests[row].similarity >= copyFamilySimilarity
+        })
     }
 
     /// The catalog's own views as photos of no place for the other places (leave one place out): for

@@ -8,6 +8,6 @@ extension Engine {
         guard let calibration = current.matcher?.printCalibration else { return nil }
         return PrintLineJSON(
             evidence: calibration.threshold, nulls: calibration.nullCount, nullsLeftOut: calibration.nullsLeftOut,
-            lookAlikePlaces: calibration.lookAlikes.count)
+            lookAlikePlaces: calibration.raisedLines.count)
     }
 }

@@ -17,17 +17,18 @@ import Synchronization
 ///   that is both in the null pool and a place of this catalog is not a photo of no place here.
 /// - **Look-alike places get a line of their own** (``lookAlikes``): each place's photos are measured
 ///   against the *other* places, as photos of no place for them. A place that another place's photo
-///   reaches with more evidence than ``threshold`` has its line raised above that evidence, so a third
-///   object of the same kind is not taken for it on the print alone (geometry still accepts it); a place
-///   alone in its region of print space keeps ``threshold``.
+///   reaches with more evidence than ``threshold`` has its line raised above that evidence
+///   (``raisedLines``), so a third object of the same kind is not taken for it on the print alone
+///   (geometry still accepts it); a place alone in its region of print space keeps ``threshold``.
 public struct PrintCalibration: Sendable, Hashable {
-    /// A place whose print line a look-alike place raised: the line, and what set it.
+    /// A place's closest look-alike in the catalog, and its line.
     public struct LookAlike: Sendable, Hashable {
-        /// The print evidence a candidate for this place must exceed to be accepted on the print alone.
+        /// The print evidence a candidate for this place must exceed to be accepted on the print alone:
+        /// just above ``evidence`` when that passes the catalog's line, else the catalog's line.
         public let line: Double
         /// The place whose photo reaches this one with the most evidence.
         public let place: String
-        /// That photo's evidence for this place (the line lies just above it).
+        /// That photo's print evidence for this place.
         public let evidence: Double
 
         /// A raised line from its parts.
@@ -53,8 +54,12 @@ public struct PrintCalibration: Sendable, Hashable {
     public let nullsLeftOut: Int
     /// The catalog's own views measured against the other places (the in-domain nulls).
     public let catalogViewsMeasured: Int
-    /// The places whose line a look-alike raised above ``threshold``, by place id.
+    /// Every place another place's photo reached, with the closest such look-alike and the place's line,
+    /// by place id (``raisedLines`` are those whose line the look-alike raised).
     public let lookAlikes: [String: LookAlike]
+
+    /// The places whose line a look-alike raised above ``threshold``.
+    public var raisedLines: [String: LookAlike] { lookAlikes.filter { $0.value.line > threshold } }
 
     /// Creates a calibration from its parts.
     public init(

@@ -177,6 +177,25 @@ struct PrintCodes: Sendable {
         }
     }
 
+    /// What row `row`'s code reads back as, in the prints' own space and of unit length: `c + σ·x̂`
+    /// turned back by the rotation and normalised. An approximation of the view (one bit per component),
+    /// for measuring a catalog's views against each other: its similarities to other coded views come out
+    /// a little low (the reading's error lengthens it; unnormalised they come out high, as the largest of
+    /// several noisy estimates is picked), which errs towards the catalog's own line.
+    func reading(row: Int) -> [Float] {
+        let d = dimension, words = index.model.codeWords
+        let start = Int(rowEntries[row]) * words
+        let centre = index.model.centre
+        var rotated = [Float](repeating: 0, count: d)
+        for j in 0..<d {
+            let high = index.codes[start + j >> 6] >> UInt64(j & 63) & 1 == 1
+            rotated[j] = centre[j] + scales[row] * (levels[high ? d + j : j] - centre[j])
+        }
+        let view = rotation.unrotated(rotated)
+        let norm = view.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        return norm > 0 ? view.map { $0 / norm } : view
+    }
+
     /// The rows whose codes lie nearest the query in its `search.probe` nearest lists (at most
     /// `search.shortlist` of them), each with its estimated similarity.
     func nearestRows(_ query: Query, search: Search) -> [(row: Int, similarity: Float)] {

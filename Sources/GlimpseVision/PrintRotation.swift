@@ -72,6 +72,35 @@ struct PrintRotation: Sendable {
         }
     }
 
+    /// `vector` turned back: the inverse of ``rotated(_:)`` (each round undone in reverse order; the scaled
+    /// Hadamard transform is its own inverse).
+    func unrotated(_ vector: [Float]) -> [Float] {
+        var x = vector, scratch = [Float](repeating: 0, count: dimension)
+        let scale = 1 / Float(blockSize).squareRoot()
+        for round in (0..<Self.rounds).reversed() {
+            let base = round * dimension
+            for j in 0..<dimension { scratch[j] = x[j] }
+            for start in stride(from: 0, to: dimension, by: blockSize) {
+                var h = 1
+                while h < blockSize {
+                    for i in stride(from: start, to: start + blockSize, by: 2 * h) {
+                        for j in i..<(i + h) {
+                            let a = scratch[j], b = scratch[j + h]
+                            scratch[j] = a + b
+                            scratch[j + h] = a - b
+                        }
+                    }
+                    h *= 2
+                }
+            }
+            for j in 0..<dimension {
+                let to = Int(permutations[base + j])
+                x[to] = scratch[j] * scale * signs[base + to]
+            }
+        }
+        return x
+    }
+
     /// The rotation of each row of `rows` (whole rows of ``dimension``), on `threads` threads.
     func rotated(rows: [Float], threads: Int) -> [Float] {
         let d = dimension, n = rows.count / d

@@ -12,7 +12,7 @@ extension VisualMatcher {
     /// as it is and as two such copies, which print 0.63–0.96 to the place) and is left out too.
     static let copyFamilySimilarity: Float = 0.7
     /// The most catalog views measured against the other places; beyond it whole places are sampled
-    /// at an even stride. Views kept only as codes (a large catalog's saved segments) are not measured.
+    /// at an even stride (by group number).
     static let lookAlikeViewLimit = 4_096
 
     /// Measures this matcher's calibration: the null prints against its live references (a matrix
@@ -44,9 +44,10 @@ extension VisualMatcher {
         }
         let (measured, reached) = lookAlikeEvidence()
         var lookAlikes: [String: PrintCalibration.LookAlike] = [:]
-        for (group, strongest) in reached where strongest.evidence > line.threshold {
+        for (group, strongest) in reached {
             lookAlikes[groupIDs[group]] = PrintCalibration.LookAlike(
-                line: strongest.evidence + 1e-6, place: groupIDs[strongest.from], evidence: strongest.evidence)
+                line: max(line.threshold, strongest.evidence + 1e-6), place: groupIDs[strongest.from],
+                evidence: strongest.evidence)
         }
         return line.with(nullsLeftOut: copies.count, catalogViewsMeasured: measured, lookAlikes: lookAlikes)
     }
@@ -68,37 +69,45 @@ extension VisualMatcher {
 
     /// The catalog's own views as photos of no place for the other places (leave one place out): for
     /// each measured view, the evidence of its best place among the others, against the next one. Per
-    /// place reached, the strongest such evidence and the place whose view reached it.
+    /// place reached, the strongest such evidence and the place whose view reached it. Views kept as
+    /// codes (``PrintCodes``) are measured as their codes read back (``PrintCodes/reading(row:)``).
     ///
     /// - Returns: the number of views measured, and per group the strongest evidence and its source group.
     func lookAlikeEvidence() -> (measured: Int, reached: [Int: (evidence: Double, from: Int)]) {
         let decision = configuration.decision
-        let dimension = printDimension
-        var views = 0
-        var groupsWithViews = Set<Int32>()
-        for segment in segments where segment.printCodes == nil {
-            for owner in segment.printOwners { groupsWithViews.insert(segment.groups[Int(owner)]) }
-            views += segment.printOwners.count
-        }
-        guard dimension > 0, groupsWithViews.count > 1 else { return (0, [:]) }
+        let views = segments.reduce(0) { $0 + $1.printOwners.count }
+        guard printDimension > 0, views > 0 else { return (0, [:]) }
         let stride = max(1, (views + Self.lookAlikeViewLimit - 1) / Self.lookAlikeViewLimit)
         var measured = 0
         var reached: [Int: (evidence: Double, from: Int)] = [:]
-        for (s, segment) in segments.enumerated() where segment.printCodes == nil {
-            for (row, owner) in segment.printOwners.enumerated() {
-                let group = Int(segment.groups[Int(owner)])
-                guard live[segmentStarts[s] + Int(owner)], group % stride == 0 else { continue }
-                let view = Array(segment.prints[(row * dimension)..<((row + 1) * dimension)])
-                let comparison = groupComparison(of: view)
-                measured += 1
-                guard let other = Self.bestOther(than: group, in: comparison) else { continue }
-                let evidence = decision.printEvidence(similarity: Double(other.similarity), rival: Double(other.rival))
-                if evidence > reached[other.group]?.evidence ?? -.infinity {
-                    reached[other.group] = (evidence, group)
-                }
+        forEachSampledView(stride: stride) { group, view in
+            measured += 1
+            guard let other = Self.bestOther(than: group, in: groupComparison(of: view)) else { return }
+            let evidence = decision.printEvidence(similarity: Double(other.similarity), rival: Double(other.rival))
+            if evidence > reached[other.group]?.evidence ?? -.infinity {
+                reached[other.group] = (evidence, group)
             }
         }
         return (measured, reached)
+    }
+
+    /// Calls `body` with the group and print of every live view of the groups whose number is a multiple
+    /// of `stride`: float views as they are, coded views as read back.
+    private func forEachSampledView(stride: Int, _ body: (Int, [Float]) -> Void) {
+        let dimension = printDimension
+        for (s, segment) in segments.enumerated() {
+            for reference in 0..<segment.count {
+                let group = Int(segment.groups[reference])
+                guard group % stride == 0, live[segmentStarts[s] + reference] else { continue }
+                for row in segment.printRows(of: reference) {
+                    if let codes = segment.printCodes {
+                        body(group, codes.reading(row: row))
+                    } else {
+                        body(group, Array(segment.prints[(row * dimension)..<((row + 1) * dimension)]))
+                    }
+                }
+            }
+        }
     }
 
     /// The most similar group in `comparison` other than `excluded`, and the similarity of the next one

@@ -75,6 +75,7 @@ extension VisualMatcher {
     /// its print evidence passes the catalog's line but not its place's own.
     func heldBackBy(_ candidate: MatchCandidate, similarity: PrintComparison?) -> String? {
         guard let calibration = printCalibration, let lookAlike = calibration.lookAlikes[candidate.referenceID],
+              lookAlike.line > calibration.threshold,
               let printed = self.similarity(of: candidate.referenceID, in: similarity) else { return nil }
         let evidence = configuration.decision.printEvidence(similarity: printed.similarity, rival: printed.rival)
         return evidence > calibration.threshold && evidence <= lookAlike.line ? lookAlike.place : nil

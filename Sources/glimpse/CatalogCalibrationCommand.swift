@@ -7,14 +7,15 @@ import GlimpseVision
 struct CatalogCalibrationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibration",
-        abstract: "Show the print-alone accept line measured for the catalog, and its look-alike places.",
+        abstract: "Show the print-alone accept line measured for the catalog, and its closest look-alike places.",
         discussion: """
             Loads the catalog as `glimpse serve` does and reports the line a photo's print evidence must \
             pass to be accepted without geometry: the null prints it was set on (photos of no place beside \
             the feature-print model), those left out as copies of the catalog's own photos, and the places \
-            whose line a look-alike raised: another place's photo reaches them with more evidence than the \
-            line, so the print alone is not enough for them (geometry still accepts). Exits with status 1 \
-            when the catalog has no line (no feature-print model, no null prints, or a single place).
+            with the closest look-alikes, each with the line it needs: where another place's photo reaches \
+            it with more evidence than the catalog's line, its own line lies just above that evidence, so \
+            the print alone is not enough for it (geometry still accepts). Exits with status 1 when the \
+            catalog has no line (no feature-print model, no null prints, or a single place).
             """
     )
 
@@ -25,7 +26,7 @@ struct CatalogCalibrationCommand: AsyncParsableCommand {
         """)
     var falseMatchRate: Double?
 
-    @Option(help: "How many of the places with a look-alike line to list, highest line first (0: all).")
+    @Option(help: "How many places to list, closest look-alike first (0: all).")
     var top = 20
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -60,15 +61,16 @@ struct CatalogCalibrationCommand: AsyncParsableCommand {
 
 /// What `glimpse catalog calibration` prints: the line, its nulls, and the look-alike lines.
 struct CalibrationReport: Encodable {
-    /// One place whose look-alike raised its line.
+    /// One place, its closest look-alike, and the line it needs.
     struct LookAlikeLine: Encodable {
         var place: String
         var line: Double
         var lookAlike: String
         var evidence: Double
+        var raised: Bool
 
         enum CodingKeys: String, CodingKey {
-            case place, line, evidence
+            case place, line, evidence, raised
             case lookAlike = "look_alike"
         }
     }
@@ -80,8 +82,10 @@ struct CalibrationReport: Encodable {
     var nullsOver: Int
     var nullsLeftOut: Int
     var catalogViews: Int
-    var lookAlikeCount: Int
+    var raisedLines: Int
     var lookAlikes: [LookAlikeLine]
+    /// The places reached, listed or not.
+    var allReached: Int
 
     enum CodingKeys: String, CodingKey {
         case line, places, nulls
@@ -89,11 +93,12 @@ struct CalibrationReport: Encodable {
         case nullsOver = "nulls_over"
         case nullsLeftOut = "nulls_left_out"
         case catalogViews = "catalog_views"
-        case lookAlikeCount = "look_alike_count"
+        case raisedLines = "raised_lines"
+        case allReached = "places_reached"
         case lookAlikes = "look_alikes"
     }
 
-    /// The report of `calibration`, listing the `top` highest look-alike lines (all for 0).
+    /// The report of `calibration`, listing the `top` places with the closest look-alikes (all for 0).
     init(_ calibration: PrintCalibration, top: Int) {
         line = calibration.threshold
         falseMatchRate = calibration.falseMatchRate
@@ -102,11 +107,13 @@ struct CalibrationReport: Encodable {
         nullsOver = calibration.nullsOverLine
         nullsLeftOut = calibration.nullsLeftOut
         catalogViews = calibration.catalogViewsMeasured
-        lookAlikeCount = calibration.lookAlikes.count
+        raisedLines = calibration.raisedLines.count
         let sorted = calibration.lookAlikes
-            .map { LookAlikeLine(place: $0.key, line: $0.value.line, lookAlike: $0.value.place, evidence: $0.value.evidence) }
-            .sorted { $0.line != $1.line ? $0.line > $1.line : $0.place < $1.place }
+            .map { LookAlikeLine(place: $0.key, line: $0.value.line, lookAlike: $0.value.place, evidence: $0.value.evidence,
+                                 raised: $0.value.line > calibration.threshold) }
+            .sorted { $0.evidence != $1.evidence ? $0.evidence > $1.evidence : $0.place < $1.place }
         lookAlikes = top == 0 ? sorted : Array(sorted.prefix(top))
+        allReached = sorted.count
     }
 
     /// The report as lines of text.
@@ -116,17 +123,22 @@ struct CalibrationReport: Encodable {
             "print line     evidence \(f(line)) over \(places) places (e = c + 5·m; a candidate over it is accepted on its print)",
             "null prints    \(nulls) measured, \(nullsOver) over the line (target \(f(falseMatchRate))), "
                 + "\(nullsLeftOut) left out as copies of catalog photos",
-            "catalog views  \(catalogViews) measured against the other places; \(lookAlikeCount) places have a look-alike line",
+            "catalog views  \(catalogViews) measured against the other places; \(raisedLines) places have a raised line",
         ]
         if !lookAlikes.isEmpty {
             lines.append("")
-            lines.append("places whose print line a look-alike raised (geometry still accepts them):")
+            lines.append("closest look-alikes (a raised line: the print alone must beat the look-alike; geometry still accepts):")
             let width = lookAlikes.map(\.place.count).max() ?? 0
+            let otherWidth = lookAlikes.map(\.lookAlike.count).max() ?? 0
             for entry in lookAlikes {
                 let name = entry.place.padding(toLength: width, withPad: " ", startingAt: 0)
-                lines.append("  \(name)  line \(f(entry.line))  (\(entry.lookAlike)'s photo reaches it at \(f(entry.evidence)))")
+                let other = entry.lookAlike.padding(toLength: otherWidth, withPad: " ", startingAt: 0)
+                lines.append("  \(name)  reached by \(other) at \(f(entry.evidence))  line \(f(entry.line))"
+                    + (entry.raised ? " (raised)" : ""))
             }
-            if lookAlikeCount > lookAlikes.count { lines.append("  … and \(lookAlikeCount - lookAlikes.count) more (--top 0 lists all)") }
+            if lookAlikes.count < allReached {
+                lines.append("  … \(allReached - lookAlikes.count) more (--top 0 lists all)")
+            }
         }
         return lines.joined(separator: "\n")
     }

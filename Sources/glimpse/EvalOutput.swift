@@ -109,7 +109,7 @@ struct PrintLine: Encodable {
         places = calibration.places
         nullsLeftOut = calibration.nullsLeftOut
         catalogViews = calibration.catalogViewsMeasured
-        lookAlikeLines = calibration.lookAlikes.count
+        lookAlikeLines = calibration.raisedLines.count
     }
 
     enum CodingKeys: String, CodingKey {

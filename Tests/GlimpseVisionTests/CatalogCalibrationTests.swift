@@ -52,8 +52,8 @@ import Testing
         let matcher = Self.matcher(Self.basePlaces + [Self.siblingA, Self.siblingB])
         let calibration = try #require(matcher.printCalibration)
         #expect(calibration.threshold < 1.2)
-        #expect(calibration.lookAlikes["lone"] == nil && calibration.lookAlikes["place-0"] == nil)
-        let lineA = try #require(calibration.lookAlikes["sibling-a"])
+        #expect(calibration.raisedLines["lone"] == nil && calibration.raisedLines["place-0"] == nil)
+        let lineA = try #require(calibration.raisedLines["sibling-a"])
         #expect(lineA.place == "sibling-b" && lineA.line > 1.9)
         #expect(calibration.line(for: "sibling-a") == lineA.line && calibration.line(for: "lone") == calibration.threshold)
 
@@ -71,16 +71,16 @@ import Testing
 
     @Test func anEditAddingASiblingRaisesThePlacesLine() async throws {
         let base = Self.matcher(Self.basePlaces + [Self.siblingA])
-        #expect(base.printCalibration?.lookAlikes.isEmpty == true)
+        #expect(base.printCalibration?.raisedLines.isEmpty == true)
         let grown = base.updated(adding: [Self.siblingB], removingKeys: [])
         let after = try #require(await grown.calibrated())
-        #expect(after.lookAlikes["sibling-a"]?.place == "sibling-b")
-        #expect(after.lookAlikes["sibling-b"]?.place == "sibling-a")
+        #expect(after.raisedLines["sibling-a"]?.place == "sibling-b")
+        #expect(after.raisedLines["sibling-b"]?.place == "sibling-a")
         #expect(grown.match(try flatPicture(width: 130)).accepted == nil)
         // Removing it again gives the place its catalog's line back.
         let shrunk = grown.updated(adding: [], removingKeys: [Self.siblingB.key])
         let restored = try #require(await shrunk.calibrated())
-        #expect(restored.lookAlikes.isEmpty)
+        #expect(restored.raisedLines.isEmpty)
         #expect(shrunk.match(try flatPicture(width: 130)).accepted?.referenceID == "sibling-a")
     }
 

@@ -12,9 +12,13 @@ import Synchronization
 /// of nothing depends on the catalog (its size, how alike its places are), so the line is measured for
 /// the catalog served: when the matcher is built, and again, in the background, after every edit.
 ///
-/// Two things make the line the catalog's own (see `VisualMatcher+Calibration.swift`):
+/// Three things make the line the catalog's own (see `VisualMatcher+Calibration.swift`):
 /// - **Null prints that are copies of catalog photos are left out** (``nullsLeftOut``): a wallpaper
 ///   that is both in the null pool and a place of this catalog is not a photo of no place here.
+/// - **The catalog calibrates itself**: each place's views, matched against the *other* places, are
+///   photos of no place for them (in-domain nulls, ``catalogViewsMeasured``); the line is set over them
+///   and the null prints together, so it is higher in a catalog of look-alike objects than in one of
+///   places far apart.
 /// - **Look-alike places get a line of their own** (``lookAlikes``): each place's photos are measured
 ///   against the *other* places, as photos of no place for them. A place that another place's photo
 ///   reaches with more evidence than ``threshold`` has its line raised above that evidence
@@ -88,16 +92,19 @@ public struct PrintCalibration: Sendable, Hashable {
             places: places, nullsLeftOut: nullsLeftOut, catalogViewsMeasured: catalogViewsMeasured, lookAlikes: lookAlikes)
     }
 
-    /// The line over `evidence`, the best-place evidence of each null print: the smallest value that
-    /// at most `rate` of them exceed (just above the `⌊rate · n⌋ + 1`-th largest).
-    public static func line(over evidence: [Double], rate: Double, places: Int) -> PrintCalibration? {
-        let finite = evidence.filter(\.isFinite).sorted(by: >)
-        guard !finite.isEmpty else { return nil }
+    /// The line over `evidence`, the best-place evidence of each null print, and `inDomain`, that of each
+    /// catalog view measured against the other places: the smallest value that at most `rate` of them
+    /// all exceed (just above the `⌊rate · n⌋ + 1`-th largest). ``nullCount`` and ``nullsOverLine`` count
+    /// the null prints alone.
+    public static func line(over evidence: [Double], inDomain: [Double] = [], rate: Double, places: Int) -> PrintCalibration? {
+        let nulls = evidence.filter(\.isFinite)
+        let finite = (nulls + inDomain.filter(\.isFinite)).sorted(by: >)
+        guard !nulls.isEmpty else { return nil }
         let allowed = max(0, Int((min(max(rate, 0), 1) * Double(finite.count)).rounded(.down)))
         let threshold = allowed < finite.count ? finite[allowed] + 1e-6 : -Double.infinity
-        let over = finite.prefix { $0 > threshold }.count
+        let over = nulls.filter { $0 > threshold }.count
         return PrintCalibration(
-            threshold: threshold, falseMatchRate: rate, nullCount: finite.count, nullsOverLine: over, places: places)
+            threshold: threshold, falseMatchRate: rate, nullCount: nulls.count, nullsOverLine: over, places: places)
     }
 }
 

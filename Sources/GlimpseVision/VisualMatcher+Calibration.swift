@@ -17,8 +17,10 @@ extension VisualMatcher {
 
     /// Measures this matcher's calibration: the null prints against its live references (a matrix
     /// product of the nulls with every reference view), less those that are copies of its photos, and its
-    /// own views against the other places. `nil` without null prints of the printer's dimension or with
-    /// fewer than two places.
+    /// own views against the other places (the in-domain nulls). The line is set over both kinds of null
+    /// together, so a catalog whose places look alike has a higher line than one whose places are far
+    /// apart; each place's line is then raised above its closest look-alike's evidence where that passes
+    /// it. `nil` without null prints of the printer's dimension or with fewer than two places.
     public func measureCalibration() -> PrintCalibration? {
         guard let nulls = nullPrints, printDimension > 0, nulls.dimension == printDimension, nulls.count > 0 else {
             return nil
@@ -39,17 +41,16 @@ extension VisualMatcher {
         for (row, best) in bests.enumerated() where best.group >= 0 && !copies.contains(row) {
             evidence.append(decision.printEvidence(similarity: Double(best.similarity), rival: Double(best.second)))
         }
-        guard let line = PrintCalibration.line(over: evidence, rate: decision.falseMatchRate, places: places) else {
-            return nil
-        }
-        let (measured, reached) = lookAlikeEvidence()
+        let (inDomain, reached) = lookAlikeEvidence()
+        guard let line = PrintCalibration.line(
+            over: evidence, inDomain: inDomain, rate: decision.falseMatchRate, places: places) else { return nil }
         var lookAlikes: [String: PrintCalibration.LookAlike] = [:]
         for (group, strongest) in reached {
             lookAlikes[groupIDs[group]] = PrintCalibration.LookAlike(
                 line: max(line.threshold, strongest.evidence + 1e-6), place: groupIDs[strongest.from],
                 evidence: strongest.evidence)
         }
-        return line.with(nullsLeftOut: copies.count, catalogViewsMeasured: measured, lookAlikes: lookAlikes)
+        return line.with(nullsLeftOut: copies.count, catalogViewsMeasured: inDomain.count, lookAlikes: lookAlikes)
     }
 
     /// Print `index` of `nulls`.
@@ -72,23 +73,23 @@ extension VisualMatcher {
     /// place reached, the strongest such evidence and the place whose view reached it. Views kept as
     /// codes (``PrintCodes``) are measured as their codes read back (``PrintCodes/reading(row:)``).
     ///
-    /// - Returns: the number of views measured, and per group the strongest evidence and its source group.
-    func lookAlikeEvidence() -> (measured: Int, reached: [Int: (evidence: Double, from: Int)]) {
+    /// - Returns: the evidence of every view measured, and per group the strongest evidence and its source group.
+    func lookAlikeEvidence() -> (evidence: [Double], reached: [Int: (evidence: Double, from: Int)]) {
         let decision = configuration.decision
         let views = segments.reduce(0) { $0 + $1.printOwners.count }
-        guard printDimension > 0, views > 0 else { return (0, [:]) }
+        guard printDimension > 0, views > 0 else { return ([], [:]) }
         let stride = max(1, (views + Self.lookAlikeViewLimit - 1) / Self.lookAlikeViewLimit)
-        var measured = 0
+        var all: [Double] = []
         var reached: [Int: (evidence: Double, from: Int)] = [:]
         forEachSampledView(stride: stride) { group, view in
-            measured += 1
             guard let other = Self.bestOther(than: group, in: groupComparison(of: view)) else { return }
             let evidence = decision.printEvidence(similarity: Double(other.similarity), rival: Double(other.rival))
+            all.append(evidence)
             if evidence > reached[other.group]?.evidence ?? -.infinity {
                 reached[other.group] = (evidence, group)
             }
         }
-        return (measured, reached)
+        return (all, reached)
     }
 
     /// Calls `body` with the group and print of every live view of the groups whose number is a multiple

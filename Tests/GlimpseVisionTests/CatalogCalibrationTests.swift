@@ -7,9 +7,9 @@ import Testing
 /// The print line made the catalog's own: null prints that are copies of catalog photos are left out,
 /// and a place that another place's photo reaches closely gets a line of its own.
 @Suite struct CatalogCalibrationTests {
-    /// 100 null prints leaning towards place 0 by 0.30…0.60 (the rest on axes 8…15): evidence up to 1.1.
-    static let nullValues: [Float] = (0..<100).flatMap { k -> [Float] in
-        let a = Float(0.3 + 0.3 * Double(k) / 99)
+    /// 300 null prints leaning towards place 0 by 0.30…0.60 (the rest on axes 8…15): evidence up to 1.1.
+    static let nullValues: [Float] = (0..<300).flatMap { k -> [Float] in
+        let a = Float(0.3 + 0.3 * Double(k) / 299)
         return along([(0, a), (8 + k % 8, (1 - a * a).squareRoot())]).values
     }
 
@@ -39,9 +39,9 @@ import Testing
         let copies = [wallpaper, along([(6, 1), (7, 0.5), (9, 0.2)]), along([(6, 1), (7, 0.1), (10, 0.35)])]
         let pool = Self.nulls(Self.nullValues + copies.flatMap(\.values))
         let without = try #require(Self.matcher(Self.basePlaces, nulls: pool).printCalibration)
-        #expect(without.nullsLeftOut == 0 && without.nullCount == 103)
+        #expect(without.nullsLeftOut == 0 && without.nullCount == 303)
         let with = try #require(Self.matcher(Self.basePlaces + [place("wallpaper", wallpaper)], nulls: pool).printCalibration)
-        #expect(with.nullsLeftOut == 3 && with.nullCount == 100)
+        #expect(with.nullsLeftOut == 3 && with.nullCount == 300)
         // The copies would otherwise hold the line far up (over 3): it stays where the photos of no place put it.
         let reference = try #require(Self.matcher(Self.basePlaces + [place("wallpaper", wallpaper)]).printCalibration)
         #expect(abs(with.threshold - reference.threshold) < 1e-9)
@@ -82,6 +82,21 @@ import Testing
         let restored = try #require(await shrunk.calibrated())
         #expect(restored.raisedLines.isEmpty)
         #expect(shrunk.match(try flatPicture(width: 130)).accepted?.referenceID == "sibling-a")
+    }
+
+    @Test func aCatalogOfLookAlikesHasAHigherLineThanOneOfPlacesFarApart() throws {
+        // Six pairs of look-alikes (each pair on its own two axes, cosine 0.8): their views reach each
+        // other with evidence about 2.3, so photos of no place of their kind would too.
+        let pairs = (0..<6).flatMap { k -> [MatcherReference] in
+            let axis = 2 + k
+            return [place("pair-\(k)-a", along([(axis, 1), (14, 0.5)])), place("pair-\(k)-b", along([(axis, 1), (15, 0.5)]))]
+        }
+        let apart = try #require(Self.matcher(Self.basePlaces).printCalibration)
+        let alike = try #require(Self.matcher(Self.basePlaces + pairs).printCalibration)
+        #expect(apart.threshold < 1.2 && apart.catalogViewsMeasured == 2)
+        #expect(alike.threshold > 1.5 && alike.catalogViewsMeasured == 14)
+        // The null prints alone would have left it where it was.
+        #expect(alike.nullCount == 300 && alike.nullsOverLine == 0)
     }
 
     @Test func theBestOtherGroupSkipsTheExcludedOneAndKeepsTheNextAsRival() {

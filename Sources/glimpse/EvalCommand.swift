@@ -237,6 +237,10 @@ struct EvalCommand: AsyncParsableCommand {
         let printer = loaded.featurePrinter
         if let problem = generation.cacheProblem { FileHandle.standardError.write(Data("note: \(problem)\n".utf8)) }
         let calibration = matcher.printCalibration
+        // What measuring the line costs this catalog (at load, and in the background after each edit).
+        let measuring = StageInstant.now()
+        if calibration != nil { _ = matcher.measureCalibration() }
+        let measureMs = measuring.elapsed(to: .now()).wall.milliseconds
         var labelMetrics = LabelMetrics()
         var dump: [String] = []
         let indexMs = indexStart.elapsed(to: .now()).wall.milliseconds
@@ -293,7 +297,7 @@ struct EvalCommand: AsyncParsableCommand {
             syntheticFrom: pool.map { "pool of \($0.count) photos" } ?? "catalog",
             leftOut: places.count - indexed.count, referenceSource: generation.referenceSource?.rawValue ?? "none",
             indexBuildMs: indexMs, indexMemoryBytes: matcher.memoryBytes, acceptScore: vision.acceptScore,
-            failedQueries: failures, printLine: calibration.map(PrintLine.init), overLine: precision ? overLine : nil,
+            failedQueries: failures, printLine: calibration.map { PrintLine($0, measureMs: measureMs) }, overLine: precision ? overLine : nil,
             labels: labeler == nil ? nil : LabelEvaluationReport.Section(labelMetrics))
         if json {
             print(try EvalOutput.json(summary, context))

@@ -100,8 +100,11 @@ struct PrintLine: Encodable {
     var nullsLeftOut: Int
     var catalogViews: Int
     var lookAlikeLines: Int
+    /// How long measuring the line took, in milliseconds of wall time.
+    var measureMs: Double
 
-    init(_ calibration: PrintCalibration) {
+    init(_ calibration: PrintCalibration, measureMs: Double) {
+        self.measureMs = measureMs
         evidence = calibration.threshold
         falseMatchRate = calibration.falseMatchRate
         nulls = calibration.nullCount
@@ -121,6 +124,7 @@ struct PrintLine: Encodable {
         case nullsLeftOut = "nulls_left_out"
         case catalogViews = "catalog_views"
         case lookAlikeLines = "look_alike_lines"
+        case measureMs = "measure_ms"
     }
 }
 
@@ -151,7 +155,7 @@ enum EvalOutput {
         lines.append("recall@5   \(f(s.recallAt5))")
         lines.append("false-match rate \(f(s.falseMatchRate)) (no-place queries given a place; accept score \(c.acceptScore))")
         if let line = c.printLine {
-            lines.append("print line evidence \(f(line.evidence)) over \(line.places) places: \(line.nullsOver) of \(line.nulls) null prints over it (target \(f(line.falseMatchRate))); \(line.nullsLeftOut) left out as catalog photos; \(line.lookAlikeLines) places with a look-alike line (\(line.catalogViews) catalog views measured)")
+            lines.append("print line evidence \(f(line.evidence)) over \(line.places) places: \(line.nullsOver) of \(line.nulls) null prints over it (target \(f(line.falseMatchRate))); \(line.nullsLeftOut) left out as catalog photos; \(line.lookAlikeLines) places with a raised line (\(line.catalogViews) catalog views measured; measured in \(Int(line.measureMs)) ms)")
         } else {
             lines.append("print line none (no null prints beside the feature-print model): the print alone accepts nothing")
         }

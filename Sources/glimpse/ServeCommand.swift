@@ -7,8 +7,8 @@ import GlimpseImage
 import GlimpseStore
 import GlimpseStoreSQLite
 import GlimpseVision
+import GlimpseWire
 import GlimpseServer
-import GlimpseVision
 import Logging
 
 /// `glimpse serve`: the visual-search daemon on a Unix socket.
@@ -217,6 +217,14 @@ struct ServeCommand: AsyncParsableCommand {
                     "took": "\(ContinuousClock.now - start)",
                 ]
             )
+            if let line = service.printLine {
+                // Where the print alone accepts, and what set it (`glimpse catalog calibration` lists the look-alikes).
+                logger.info("print line", metadata: [
+                    "evidence": "\(String(format: "%.3f", line.evidence))", "nulls": "\(line.nulls)",
+                    "nulls_left_out": "\(line.nullsLeftOut) (copies of catalog photos)",
+                    "raised_lines": "\(line.lookAlikePlaces) (places with a close look-alike)",
+                ])
+            }
             let server = try GlimpseServer(configuration: configuration, service: service, editor: editor, logger: logger)
             try await server.runUntilSignalled(logger: logger)
         } catch let error as GlimpseServerError {

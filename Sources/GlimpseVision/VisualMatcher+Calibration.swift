@@ -41,7 +41,7 @@ extension VisualMatcher {
         for (row, best) in bests.enumerated() where best.group >= 0 && !copies.contains(row) {
             evidence.append(decision.printEvidence(similarity: Double(best.similarity), rival: Double(best.second)))
         }
-        let (inDomain, reached) = lookAlikeEvidence()
+        let (measured, inDomain, reached) = lookAlikeEvidence()
         guard let line = PrintCalibration.line(
             over: evidence, inDomain: inDomain, rate: decision.falseMatchRate, places: places) else { return nil }
         var lookAlikes: [String: PrintCalibration.LookAlike] = [:]
@@ -50,7 +50,7 @@ extension VisualMatcher {
                 line: max(line.threshold, strongest.evidence + 1e-6), place: groupIDs[strongest.from],
                 evidence: strongest.evidence)
         }
-        return line.with(nullsLeftOut: copies.count, catalogViewsMeasured: inDomain.count, lookAlikes: lookAlikes)
+        return line.with(nullsLeftOut: copies.count, catalogViewsMeasured: measured, lookAlikes: lookAlikes)
     }
 
     /// Print `index` of `nulls`.
@@ -73,23 +73,29 @@ extension VisualMatcher {
     /// place reached, the strongest such evidence and the place whose view reached it. Views kept as
     /// codes (``PrintCodes``) are measured as their codes read back (``PrintCodes/reading(row:)``).
     ///
-    /// - Returns: the evidence of every view measured, and per group the strongest evidence and its source group.
-    func lookAlikeEvidence() -> (evidence: [Double], reached: [Int: (evidence: Double, from: Int)]) {
+    /// - Returns: the number of views measured, the evidence of each (less those at least ``copySimilarity`` similar to
+    ///   their best other place: the same photo under two places), and per group the strongest evidence
+    ///   and its source group.
+    func lookAlikeEvidence() -> (measured: Int, evidence: [Double], reached: [Int: (evidence: Double, from: Int)]) {
         let decision = configuration.decision
         let views = segments.reduce(0) { $0 + $1.printOwners.count }
-        guard printDimension > 0, views > 0 else { return ([], [:]) }
+        guard printDimension > 0, views > 0 else { return (0, [], [:]) }
         let stride = max(1, (views + Self.lookAlikeViewLimit - 1) / Self.lookAlikeViewLimit)
         var all: [Double] = []
+        var measured = 0
         var reached: [Int: (evidence: Double, from: Int)] = [:]
         forEachSampledView(stride: stride) { group, view in
+            measured += 1
             guard let other = Self.bestOther(than: group, in: groupComparison(of: view)) else { return }
             let evidence = decision.printEvidence(similarity: Double(other.similarity), rival: Double(other.rival))
-            all.append(evidence)
+            // A view of the same photo under another place is a duplicate, not a look-alike object: it
+            // raises that place's line below, but says nothing of where photos of no place land.
+            if other.similarity < Self.copySimilarity { all.append(evidence) }
             if evidence > reached[other.group]?.evidence ?? -.infinity {
                 reached[other.group] = (evidence, group)
             }
         }
-        return (all, reached)
+        return (measured, all, reached)
     }
 
     /// Calls `body` with the group and print of every live view of the groups whose number is a multiple

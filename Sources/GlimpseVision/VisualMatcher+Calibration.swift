@@ -1,7 +1,8 @@
 import Foundation
 
 /// Measuring a catalog's print calibration (``PrintCalibration``): the null prints less the copies of
-/// catalog photos, then the catalog's own views against the other places for look-alike lines.
+/// catalog photos, and the catalog's own views against the other places (in-domain nulls), which set the
+/// line together and give each place its closest look-alike.
 extension VisualMatcher {
     /// A null print at least this similar to a catalog view is a copy of that photo, not a photo of no
     /// place. Unrelated photos print far below it (the shipped nulls' best similarity on `Images/` is
@@ -73,9 +74,9 @@ extension VisualMatcher {
     /// place reached, the strongest such evidence and the place whose view reached it. Views kept as
     /// codes (``PrintCodes``) are measured as their codes read back (``PrintCodes/reading(row:)``).
     ///
-    /// - Returns: the number of views measured, the evidence of each (less those at least ``copySimilarity`` similar to
-    ///   their best other place: the same photo under two places), and per group the strongest evidence
-    ///   and its source group.
+    /// - Returns: the number of views measured; the evidence of each, less those at least
+    ///   ``copySimilarity`` similar to their best other place (the same photo under two places); and per
+    ///   group the strongest evidence and its source group.
     func lookAlikeEvidence() -> (measured: Int, evidence: [Double], reached: [Int: (evidence: Double, from: Int)]) {
         let decision = configuration.decision
         let views = segments.reduce(0) { $0 + $1.printOwners.count }

@@ -201,11 +201,6 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.notice("the matcher index was not used; the matcher was built and is saved again", metadata: [
                     "reason": "\(problem)"])
             }
-            if loaded.featurePrinter != nil, loaded.current.matcher != nil, loaded.nullPrints == nil {
-                logger.warning(
-                    "no null prints beside the feature-print model: the print alone accepts no place, so a picture is accepted only on keypoint geometry; make them with `glimpse models null-prints` (a .\(NullPrints.fileExtension) file beside the model)",
-                    metadata: ["catalog": "\(engine.catalog)"])
-            }
             let service = CatalogSearchService(engine: loaded)
             logger.info(
                 "catalog loaded",
@@ -217,14 +212,7 @@ struct ServeCommand: AsyncParsableCommand {
                     "took": "\(ContinuousClock.now - start)",
                 ]
             )
-            if let line = service.printLine {
-                // Where the print alone accepts, and what set it (`glimpse catalog calibration` lists the look-alikes).
-                logger.info("print line", metadata: [
-                    "evidence": "\(String(format: "%.3f", line.evidence))", "nulls": "\(line.nulls)",
-                    "nulls_left_out": "\(line.nullsLeftOut) (copies of catalog photos)",
-                    "raised_lines": "\(line.lookAlikePlaces) (places with a close look-alike)",
-                ])
-            }
+            Self.logPrintLine(of: loaded, service: service, catalog: engine.catalog, logger: logger)
             let server = try GlimpseServer(configuration: configuration, service: service, editor: editor, logger: logger)
             try await server.runUntilSignalled(logger: logger)
         } catch let error as GlimpseServerError {

@@ -708,13 +708,13 @@ _glimpse_catalog() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    import|export|check|show|put-place|delete-place|add-photo|remove-photo|put-collection|delete-collection)
+    import|export|check|show|calibration|put-place|delete-place|add-photo|remove-photo|put-collection|delete-collection)
         # Offer subcommand argument completions
         "_glimpse_catalog_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'import export check show put-place delete-place add-photo remove-photo put-collection delete-collection' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'import export check show calibration put-place delete-place add-photo remove-photo put-collection delete-collection' -- "${cur}"))
         ;;
     esac
 }
@@ -803,6 +803,55 @@ _glimpse_catalog_show() {
         return
         ;;
     '--catalog')
+        return
+        ;;
+    esac
+}
+
+_glimpse_catalog_calibration() {
+    repeating_flags=()
+    non_repeating_flags=(--no-feature-cache --no-featureprint --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables --false-match-rate --top)
+    __glimpse_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--catalog')
+        return
+        ;;
+    '--feature-cache')
+        return
+        ;;
+    '--label-model'|'--model')
+        return
+        ;;
+    '--featureprint-model')
+        return
+        ;;
+    '--featureprint-precision')
+        __glimpse_add_completions -W 'fp32'$'\n''int8'
+        return
+        ;;
+    '--matcher-index')
+        return
+        ;;
+    '--keypoint-slots')
+        return
+        ;;
+    '--reference-keypoints')
+        return
+        ;;
+    '--indexed-keypoints')
+        return
+        ;;
+    '--lsh-tables')
+        return
+        ;;
+    '--false-match-rate')
+        return
+        ;;
+    '--top')
         return
         ;;
     esac

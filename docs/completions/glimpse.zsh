@@ -398,6 +398,7 @@ _glimpse_catalog() {
             'export:Write the store'\''s catalog to a folder: catalog.json and every photo under its name.'
             'check:Check the store: database integrity, every photo against its SHA-256, features present.'
             'show:Show the store'\''s id, schema version, sequence and counts.'
+            'calibration:Show the print-alone accept line measured for the catalog, and its closest look-alike places.'
             'put-place:Create or replace a place from a JSON entry as catalog.json lists places.'
             'delete-place:Delete a place and its photos.'
             'add-photo:Add a reference photo to a place (a photo it already has changes nothing).'
@@ -409,7 +410,7 @@ _glimpse_catalog() {
         ;;
     arg)
         case "${words[1]}" in
-        import|export|check|show|put-place|delete-place|add-photo|remove-photo|put-collection|delete-collection)
+        import|export|check|show|calibration|put-place|delete-place|add-photo|remove-photo|put-collection|delete-collection)
             "_glimpse_catalog_${words[1]}" && ret=0
             ;;
         esac
@@ -476,6 +477,33 @@ _glimpse_catalog_show() {
     local -ar arg_specs=(
         '--store[The catalog store\: a SQLite file, a postgres\:// URL, or '\''postgres'\'' for the PG* variables (default\: $GLIMPSE_STORE, else the file `glimpse serve` keeps for --catalog).]:store:'
         '--catalog[The catalog folder whose store is used when --store is not given.]:catalog:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_glimpse_catalog_calibration() {
+    local -i ret=1
+    local -ar ___featureprint_precision=('fp32' 'int8')
+    local -ar arg_specs=(
+        '--catalog[The catalog folder holding catalog.json.]:catalog:'
+        '--feature-cache[The catalog photos'\'' feature cache file (default\: one per catalog folder in $GLIMPSE_CACHE_DIR, $XDG_CACHE_HOME/glimpse or ~/.cache/glimpse).]:file:'
+        '--no-feature-cache[Extract the catalog photos'\'' features on every start.]'
+        '(--label-model --model)'{--label-model,--model}'[The scene label model (default\: $GLIMPSE_LABEL_MODEL, else Models/labels.glimpsemodel beside the catalog folder, else in the current directory; labels are derived only from a matched place when none is found). A named file must exist.]:label-model:'
+        '--featureprint-model[The feature-print network, the matcher'\''s second signal (default\: $GLIMPSE_FEATUREPRINT_MODEL, else Models/featureprint-int8.glimpsemodel beside the catalog folder, else in the current directory; matching runs on keypoints alone when none is found).]:featureprint-model:'
+        '--featureprint-precision[The feature print'\''s arithmetic\: int8 (the default; Models/featureprint-int8.glimpsemodel) or fp32 (Models/featureprint.glimpsemodel, about 2.5 times as slow), each beside the catalog folder, else in the current directory. Prints and reference caches of the two are kept apart.]:featureprint-precision:{__glimpse_complete "${___featureprint_precision[@]}"}'
+        '--no-featureprint[Match on keypoints alone, without the feature print.]'
+        '--matcher-index[Save the built matcher (prints, keypoints and shortlist index) to this file, and load it at the next start instead of extracting and indexing the catalog photos; a missing, stale or damaged file is rebuilt. On a catalog store, a start loads the file and adds or removes the photos edited since, and the file is saved again once edits settle. For large catalogs.]:file:'
+        '--keypoint-slots[For catalogs of 100,000 photos and more\: write each reference photo'\''s keypoints to this file (replaced at every build; kept beside --matcher-index, which loads it again) and verify from it, holding in memory only the keypoints the shortlist indexes. Unless set otherwise it keeps 640 keypoints a photo, indexes 128 and builds 3 hash tables\: about 11 KB of memory a photo instead of 73-107 KB. On a store, give --matcher-index too, or each start rebuilds both.]:file:'
+        '--reference-keypoints[Keep at most N keypoints per reference photo, chosen from those extracted (queries keep theirs); with --keypoint-slots 640 unless set.]:N:'
+        '--indexed-keypoints[Index at most N keypoints per reference photo for the shortlist (verification compares all it keeps); with --keypoint-slots 128 unless set.]:N:'
+        '--lsh-tables[Build the keypoint shortlist'\''s index with N hash tables (default 6; with --keypoint-slots 3).]:N:'
+        '--false-match-rate[The share of null prints the line lets over it (default 0.01, as served).]:false-match-rate:'
+        '--top[How many places to list, closest look-alike first (0\: all).]:top:'
+        '--json[Print one JSON object instead of text.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

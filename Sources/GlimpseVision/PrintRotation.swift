@@ -55,19 +55,7 @@ struct PrintRotation: Sendable {
                 let from = Int(permutations[base + j])
                 scratch[j] = x[from] * signs[base + from]
             }
-            for start in stride(from: 0, to: dimension, by: blockSize) {
-                var h = 1
-                while h < blockSize {
-                    for i in stride(from: start, to: start + blockSize, by: 2 * h) {
-                        for j in i..<(i + h) {
-                            let a = scratch[j], b = scratch[j + h]
-                            scratch[j] = a + b
-                            scratch[j + h] = a - b
-                        }
-                    }
-                    h *= 2
-                }
-            }
+            hadamardBlocks(&scratch)
             for j in 0..<dimension { x[j] = scratch[j] * scale }
         }
     }
@@ -80,25 +68,31 @@ struct PrintRotation: Sendable {
         for round in (0..<Self.rounds).reversed() {
             let base = round * dimension
             for j in 0..<dimension { scratch[j] = x[j] }
-            for start in stride(from: 0, to: dimension, by: blockSize) {
-                var h = 1
-                while h < blockSize {
-                    for i in stride(from: start, to: start + blockSize, by: 2 * h) {
-                        for j in i..<(i + h) {
-                            let a = scratch[j], b = scratch[j + h]
-                            scratch[j] = a + b
-                            scratch[j + h] = a - b
-                        }
-                    }
-                    h *= 2
-                }
-            }
+            hadamardBlocks(&scratch)
             for j in 0..<dimension {
                 let to = Int(permutations[base + j])
                 x[to] = scratch[j] * scale * signs[base + to]
             }
         }
         return x
+    }
+
+    /// The unscaled Hadamard transform of each block of ``blockSize`` values of `x`, in place (the
+    /// rotation's mixing step; scaled by `1/√blockSize` it is orthogonal and its own inverse).
+    private func hadamardBlocks(_ x: inout [Float]) {
+        for start in stride(from: 0, to: dimension, by: blockSize) {
+            var h = 1
+            while h < blockSize {
+                for i in stride(from: start, to: start + blockSize, by: 2 * h) {
+                    for j in i..<(i + h) {
+                        let a = x[j], b = x[j + h]
+                        x[j] = a + b
+                        x[j + h] = a - b
+                    }
+                }
+                h *= 2
+            }
+        }
     }
 
     /// The rotation of each row of `rows` (whole rows of ``dimension``), on `threads` threads.

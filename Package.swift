@@ -190,6 +190,12 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            // The web console (GET /): plain HTML, CSS and JavaScript, compiled into the binary so that a
+            // daemon copied anywhere serves it, with nothing fetched from elsewhere.
+            resources: [
+                .embedInCode("Console/index.html"), .embedInCode("Console/console.css"),
+                .embedInCode("Console/console.js"),
             ]
         ),
         // The daemon's client: SwiftNIO and the wire types, nothing of the daemon.
@@ -347,6 +353,7 @@ let package = Package(
                         "GlimpseFiles", "GlimpseIntents", "GlimpseImage", "GlimpseStore", "GlimpseStoreSQLite", "GlimpseTerminalText",
                         "GlimpseWire",
                         .product(name: "NIOCore", package: "swift-nio"),
+                        .product(name: "NIOPosix", package: "swift-nio"),
                         .product(name: "NIOEmbedded", package: "swift-nio"),
                         .product(name: "NIOHTTP1", package: "swift-nio"),
                         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

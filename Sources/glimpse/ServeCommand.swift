@@ -44,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var engine: EngineOptions
 
+    @OptionGroup(title: "HTTP listener (web console)") var httpListener: HTTPListenerOptions
+
     @Option(help: """
         The catalog store to serve and edit: a SQLite file, or a PostgreSQL database that several daemons \
         share (postgres://user@host/db, or 'postgres' for the PG* variables). Default: $GLIMPSE_STORE, else \
@@ -162,6 +164,12 @@ struct ServeCommand: AsyncParsableCommand {
             readOnly: readOnly
         )
         configuration.activatedSocket = activated
+        do {
+            configuration.http = try httpListener.configuration()
+        } catch {
+            FileHandle.standardError.write(Data("glimpse serve: \(error.message)\n".utf8))
+            throw ExitCode(64)
+        }
         configuration.serviceNotifier = ServiceNotifier(environment: environment)
         do {
             // Refuse a live daemon, a non-socket or a too-long path before the slow catalog load.

@@ -6,20 +6,22 @@ import GlimpseWire
 import Testing
 import GlimpseClient
 
-/// Runs `curl ARGUMENTS` (`-s`, over the daemon's socket) and returns the status, the head and the body.
+/// Runs `curl ARGUMENTS` (`-s`, over the daemon's socket, or over TCP when `socket` is `nil`) and returns
+/// the status, the head and the body.
 ///
 /// `--max-time` is a bound on a hang (600 s, as the other hang guards of the suite), not on speed: with
 /// every test of the run started at once on two cores, a query of a picture of several MB has taken over
 /// 60 s to be answered.
-func curl(_ socket: String, _ arguments: [String]) async -> (status: Int, head: String, body: Data)? {
+func curl(_ socket: String?, _ arguments: [String]) async -> (status: Int, head: String, body: Data)? {
     await offThread { blockingCurl(socket, arguments) }
 }
 
 /// ``curl(_:_:)`` on the calling thread, which it blocks until curl exits (at most `maxTime` seconds).
-func blockingCurl(_ socket: String, _ arguments: [String], maxTime: Int = 600) -> (status: Int, head: String, body: Data)? {
+func blockingCurl(_ socket: String?, _ arguments: [String], maxTime: Int = 600) -> (status: Int, head: String, body: Data)? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["curl", "-s", "-i", "--max-time", String(maxTime), "--unix-socket", socket] + arguments
+    process.arguments = ["curl", "-s", "-i", "--max-time", String(maxTime)] + (socket.map { ["--unix-socket", $0] } ?? [])
+        + arguments
     let output = Pipe()
     process.standardOutput = output
     do { try process.run() } catch { return nil }

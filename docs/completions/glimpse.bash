@@ -186,9 +186,9 @@ _glimpse() {
 
 _glimpse_serve() {
     repeating_flags=()
-    non_repeating_flags=(--no-feature-cache --no-featureprint --no-store --read-only --version -h --help)
+    non_repeating_flags=(--no-feature-cache --no-featureprint --http-allow-non-loopback --no-store --read-only --version -h --help)
     repeating_options=(--admin-uid --admin-gid --allow-uid --allow-gid)
-    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
+    non_repeating_options=(--socket --catalog --feature-cache --label-model --model --featureprint-model --featureprint-precision --matcher-index --keypoint-slots --reference-keypoints --indexed-keypoints --lsh-tables --http --admin-token-file --store --socket-mode --max-body-bytes --max-pixels --max-concurrent-queries --max-queued-queries --max-buffered-bytes --max-connections --idle-timeout --header-timeout --request-deadline --shutdown-grace --log-level)
     __glimpse_offer_flags_options 0
 
     # Offer option value completions
@@ -225,6 +225,12 @@ _glimpse_serve() {
         return
         ;;
     '--lsh-tables')
+        return
+        ;;
+    '--http')
+        return
+        ;;
+    '--admin-token-file')
         return
         ;;
     '--store')

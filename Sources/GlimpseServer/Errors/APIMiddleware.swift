@@ -17,6 +17,9 @@ struct APIMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
     let gate: QueryGate
     let routeTable: RouteTable
+    /// `nil` on the Unix socket (peers are checked by ``peerPolicy``); on the TCP listener, whether the
+    /// `Host` header must name a loopback host (TCP has no peer credentials, so ``peerPolicy`` does not apply).
+    var checksLoopbackHost: Bool? = nil
     /// At most one overload notice per 10 s; the rest are counted in it (and every one in metrics).
     let overloadLog = LogThrottle(interval: .seconds(10))
 
@@ -28,7 +31,9 @@ struct APIMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         var response: Response
         do {
-            if peerPolicy.isRestricted {
+            if let loopbackOnly = checksLoopbackHost {
+                try Self.checkHost(request, loopbackOnly: loopbackOnly)
+            } else if peerPolicy.isRestricted {
                 let peer = await PeerCredentials.of(context.channel)
                 guard peerPolicy.allows(peer) else {
                     context.logger.warning(
@@ -71,6 +76,19 @@ struct APIMiddleware: RouterMiddleware {
             duration: ContinuousClock.now - start
         )
         return response
+    }
+
+    /// On the TCP listener: a request must carry `Host`, and on a loopback listener a loopback one, so that
+    /// a web page whose name was pointed at 127.0.0.1 (DNS rebinding) cannot read the daemon's answers.
+    static func checkHost(_ request: Request, loopbackOnly: Bool) throws {
+        guard let host = request.head.authority, !host.isEmpty else {
+            throw APIError.badRequest("missing_host", "the request has no Host header; send one")
+        }
+        guard !loopbackOnly || HTTPListenerAddress.isLoopbackHostHeader(host) else {
+            throw APIError(
+                .misdirectedRequest, code: "not_a_loopback_host",
+                message: "this listener answers requests for localhost, 127.0.0.1 or [::1] only")
+        }
     }
 
     /// Maps any error thrown by a route to the JSON error a client receives: the one place where the

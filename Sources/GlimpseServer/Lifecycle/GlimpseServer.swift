@@ -8,7 +8,8 @@ public import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
-/// The Glimpse daemon: the visual-search API as HTTP/1.1 over a Unix domain socket.
+/// The Glimpse daemon: the visual-search API as HTTP/1.1 over a Unix domain socket, and optionally over a
+/// loopback TCP listener for browsers (``GlimpseServerConfiguration/http``), with the web console at `/`.
 ///
 /// `GlimpseServer` is a `Service`: run it in a `ServiceGroup` (``runUntilSignalled(logger:)`` does,
 /// with SIGTERM and SIGINT as graceful-shutdown signals). Running it:
@@ -34,6 +35,7 @@ public final class GlimpseServer: Service, Sendable {
     private let logger: Logger
     /// The listening channel once serving; behind NIOLock, like the daemon's other shared state.
     private let listenerChannel = NIOLockedValueBox<(any Channel)?>(nil)
+    private let boundHTTPAddress = NIOLockedValueBox<String?>(nil)
 
     /// The listening channel once the daemon serves (`nil` before): tests follow connections through it.
     var listener: (any Channel)? { listenerChannel.withLockedValue { $0 } }
@@ -84,13 +86,31 @@ public final class GlimpseServer: Service, Sendable {
                 logger: logger
             ) : nil
         defer { socket?.release() }
-        let serve: @Sendable () async throws -> Void
+        let listeners = ListenersUp(count: configuration.http == nil ? 1 : 2) { [ready, configuration, logger] in
+            ready.fire()
+            configuration.notify("READY=1\nSTATUS=listening on \(configuration.activatedSocket?.path ?? configuration.socketPath)", logger: logger)
+        }
+        let registry = ConnectionRegistry(maxConnections: configuration.limits.maxConnections)
+        let serveSocket: @Sendable () async throws -> Void
         if let activated = configuration.activatedSocket {
-            let application = makeAdoptedApplication(descriptor: activated.descriptor)
-            serve = { try await application.run() }
+            let application = makeAdoptedApplication(descriptor: activated.descriptor, registry: registry, listeners: listeners)
+            serveSocket = { try await application.run() }
         } else {
-            let application = makeApplication(socket: socket)
-            serve = { try await application.run() }
+            let application = makeApplication(socket: socket, registry: registry, listeners: listeners)
+            serveSocket = { try await application.run() }
+        }
+        let serveHTTP = configuration.http.map { http in
+            makeHTTPApplication(http, registry: registry, listeners: listeners)
+        }
+        let serve: @Sendable () async throws -> Void = {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await serveSocket() }
+                if let serveHTTP {
+                    group.addTask { try await serveHTTP() }
+                }
+                // The first listener to fail takes the other down with it.
+                for try await _ in group {}
+            }
         }
         let graceTimer = GraceTimer()
         defer { graceTimer.cancel() }
@@ -155,30 +175,34 @@ public final class GlimpseServer: Service, Sendable {
 
     // MARK: - Application
 
-    private func makeRouter() -> Router<GlimpseRequestContext> {
+    private func makeRouter(for listener: ListenerKind = .unixSocket) -> Router<GlimpseRequestContext> {
         let router = Router(context: GlimpseRequestContext.self)
         var routes = APIRoutes(service: service, gate: gate, limits: configuration.limits, metrics: metrics)
         routes.editor = editor
         routes.editPolicy = EditPolicy(admins: configuration.adminPolicy, readOnly: configuration.readOnly)
-        router.middlewares.add(
-            APIMiddleware(
-                peerPolicy: configuration.peerPolicy, metrics: metrics, gate: gate,
-                routeTable: RouteTable(
-                    routes: APIRoutes.routeList(service: service, gate: gate, limits: configuration.limits, metrics: metrics)
-                )
+        routes.listener = listener
+        var middleware = APIMiddleware(
+            peerPolicy: configuration.peerPolicy, metrics: metrics, gate: gate,
+            routeTable: RouteTable(
+                routes: APIRoutes.routeList(service: service, gate: gate, limits: configuration.limits, metrics: metrics)
             )
         )
+        if case .http(let http) = listener {
+            middleware.checksLoopbackHost = http.address.isLoopback
+        }
+        router.middlewares.add(middleware)
         routes.register(on: router)
         return router
     }
 
-    /// The HTTP/1.1 channel configuration and the listener set-up shared by both ways of listening.
-    private func makeListening(socket: UnixSocketFile?) -> (
-        http1: HTTP1Channel.Configuration, onServerRunning: @Sendable (any Channel) async -> Void
-    ) {
+    /// The HTTP/1.1 channel configuration (the connection guards of ``connectionHandlers(limits:registry:onReject:)``,
+    /// reporting to `registry`, which every listener shares) and the listener set-up: the hand-off and
+    /// connection-limit handlers, then `announce` once bound.
+    private func makeListening(
+        registry: ConnectionRegistry, announce: @escaping @Sendable (any Channel) throws -> Void
+    ) -> (http1: HTTP1Channel.Configuration, onServerRunning: @Sendable (any Channel) async -> Void) {
         let limits = configuration.limits
         let metrics = self.metrics
-        let registry = ConnectionRegistry(maxConnections: limits.maxConnections)
         let guardFactory: @Sendable () -> [any RemovableChannelHandler] = {
             Self.connectionHandlers(limits: limits, registry: registry) { metrics.recordError(kind: $0.code) }
         }
@@ -191,39 +215,43 @@ public final class GlimpseServer: Service, Sendable {
             )
         )
         http1.additionalChannelHandlers = guardFactory
-        let configuration = self.configuration
-        let mode = configuration.socketMode
-        let path = configuration.activatedSocket?.path ?? configuration.socketPath
         let logger = self.logger
-        let ready = self.ready
-        let listenerChannel = self.listenerChannel
         let onServerRunning: @Sendable (any Channel) async -> Void = { listener in
-            listenerChannel.withLockedValue { $0 = listener }
             do {
                 try await ListenerHandoff.install(on: listener)
                 try await listener.eventLoop.submit {
                     try listener.pipeline.syncOperations.addHandler(ConnectionLimiter(registry: registry), position: .first)
                 }.get()
-                if let socket {
-                    try socket.socketBound(mode: mode)
-                    logger.info(
-                        "listening",
-                        metadata: ["socket": "\(path)", "mode": "\(String(mode, radix: 8))"]
-                    )
-                } else {
-                    logger.info("listening on the socket passed by the service manager", metadata: ["socket": "\(path)"])
-                }
+                try announce(listener)
             } catch {
                 logger.error("\(error)")
             }
-            ready.fire()
-            configuration.notify("READY=1\nSTATUS=listening on \(path)", logger: logger)
         }
         return (http1, onServerRunning)
     }
 
-    private func makeApplication(socket: UnixSocketFile?) -> some ApplicationProtocol {
-        let (http1, onServerRunning) = makeListening(socket: socket)
+    /// The set-up of the Unix socket's listener: sets the socket's mode, logs, and counts it up.
+    private func makeSocketListening(
+        socket: UnixSocketFile?, registry: ConnectionRegistry, listeners: ListenersUp
+    ) -> (http1: HTTP1Channel.Configuration, onServerRunning: @Sendable (any Channel) async -> Void) {
+        let mode = configuration.socketMode
+        let path = configuration.activatedSocket?.path ?? configuration.socketPath
+        let logger = self.logger
+        let listenerChannel = self.listenerChannel
+        return makeListening(registry: registry) { listener in
+            listenerChannel.withLockedValue { $0 = listener }
+            defer { listeners.oneUp() }
+            if let socket {
+                try socket.socketBound(mode: mode)
+                logger.info("listening", metadata: ["socket": "\(path)", "mode": "\(String(mode, radix: 8))"])
+            } else {
+                logger.info("listening on the socket passed by the service manager", metadata: ["socket": "\(path)"])
+            }
+        }
+    }
+
+    private func makeApplication(socket: UnixSocketFile?, registry: ConnectionRegistry, listeners: ListenersUp) -> some ApplicationProtocol {
+        let (http1, onServerRunning) = makeSocketListening(socket: socket, registry: registry, listeners: listeners)
         return Application(
             router: makeRouter(),
             server: .http1(configuration: http1),
@@ -237,8 +265,10 @@ public final class GlimpseServer: Service, Sendable {
         )
     }
 
-    private func makeAdoptedApplication(descriptor: Int32) -> AdoptedSocketApplication<some HTTPResponder<GlimpseRequestContext>> {
-        let (http1, onServerRunning) = makeListening(socket: nil)
+    private func makeAdoptedApplication(
+        descriptor: Int32, registry: ConnectionRegistry, listeners: ListenersUp
+    ) -> AdoptedSocketApplication<some HTTPResponder<GlimpseRequestContext>> {
+        let (http1, onServerRunning) = makeSocketListening(socket: nil, registry: registry, listeners: listeners)
         return AdoptedSocketApplication(
             descriptor: descriptor,
             responder: makeRouter().buildResponder(),
@@ -249,8 +279,72 @@ public final class GlimpseServer: Service, Sendable {
         )
     }
 
+    /// The TCP listener for browsers, as a function that serves until graceful shutdown; a port it
+    /// cannot bind ends it with ``GlimpseServerError`` code `socketSetupFailed`.
+    private func makeHTTPApplication(
+        _ http: HTTPListenerConfiguration, registry: ConnectionRegistry, listeners: ListenersUp
+    ) -> @Sendable () async throws -> Void {
+        let logger = self.logger
+        let boundAddress = self.boundHTTPAddress
+        let (http1, onServerRunning) = makeListening(registry: registry) { listener in
+            defer { listeners.oneUp() }
+            let port = listener.localAddress?.port ?? http.address.port
+            let address = HTTPListenerAddress.format(host: http.address.host, port: port)
+            boundAddress.withLockedValue { $0 = address }
+            logger.info("listening", metadata: [
+                "http": "http://\(address)/",
+                "edits": "\(http.adminToken == nil ? "refused (read-only)" : "with the admin token")",
+            ])
+        }
+        let application = Application(
+            router: makeRouter(for: .http(http)),
+            server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(
+                address: .hostname(http.address.host, port: http.address.port),
+                serverName: Self.serverName,
+                backlog: 256
+            ),
+            onServerRunning: onServerRunning,
+            logger: logger
+        )
+        return {
+            do {
+                try await application.run()
+            } catch where !(error is CancellationError) {
+                throw GlimpseServerError(
+                    code: .socketSetupFailed,
+                    message: "cannot listen on http://\(http.address)/ (\(error)); choose another port or free this one")
+            }
+        }
+    }
+
+    /// The address the HTTP listener is bound to (`127.0.0.1:PORT`, the port the kernel chose for
+    /// port 0), once it listens; `nil` without one.
+    public var httpAddress: String? { boundHTTPAddress.withLockedValue { $0 } }
+
     /// The `Server` header of every answer.
     static let serverName = "glimpse"
+}
+
+/// Counts the daemon's listeners as they come up and runs an action once all of them have.
+final class ListenersUp: Sendable {
+    private let left: NIOLockedValueBox<Int>
+    private let action: @Sendable () -> Void
+
+    /// Waits for `count` listeners, then runs `action`.
+    init(count: Int, action: @escaping @Sendable () -> Void) {
+        self.left = NIOLockedValueBox(count)
+        self.action = action
+    }
+
+    /// One listener is up; the last one runs the action.
+    func oneUp() {
+        let last = left.withLockedValue { left -> Bool in
+            left -= 1
+            return left == 0
+        }
+        if last { action() }
+    }
 }
 
 extension GlimpseServerConfiguration {

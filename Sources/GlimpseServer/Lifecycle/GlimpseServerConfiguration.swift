@@ -36,6 +36,9 @@ public struct GlimpseServerConfiguration: Sendable {
     /// beside other heavy Swift concurrency work (a test suite on two cores) gives it its own, so that
     /// the daemon's steps do not wait in line behind that work.
     public var taskExecutor: (any TaskExecutor)?
+    /// A second listener, on TCP, for browsers (`glimpse serve --http`): the same routes, limits and
+    /// admission as the socket, read-only unless it has an admin token. Default: none.
+    public var http: HTTPListenerConfiguration?
 
     /// Creates a configuration; every argument but the path defaults to the documented value.
     public init(
@@ -65,5 +68,19 @@ public struct GlimpseServerConfiguration: Sendable {
             return runtime + "/glimpse/glimpse.sock"
         }
         return "/run/glimpse/glimpse.sock"
+    }
+}
+
+/// The daemon's TCP listener for browsers (`glimpse serve --http`).
+public struct HTTPListenerConfiguration: Sendable {
+    /// Where it listens.
+    public var address: HTTPListenerAddress
+    /// The bearer token edits over TCP must carry; `nil`: every edit over TCP is refused.
+    public var adminToken: AdminToken?
+
+    /// Creates a listener configuration.
+    public init(address: HTTPListenerAddress, adminToken: AdminToken? = nil) {
+        self.address = address
+        self.adminToken = adminToken
     }
 }

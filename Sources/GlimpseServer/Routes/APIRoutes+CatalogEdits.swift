@@ -146,7 +146,7 @@ extension APIRoutes {
         let metrics = self.metrics
         do {
             let editor = try requireEditor()
-            try await authorizeEdit(context: context)
+            try await authorizeEdit(request, context: context)
             let id = requiresID == nil ? "" : try context.parameters.require("id")
             let condition = try Self.editCondition(request)
             let declared = try declaredLength(request)
@@ -188,12 +188,17 @@ extension APIRoutes {
         }
     }
 
-    /// Refuses a write on a read-only daemon, or from a peer the edit policy does not name.
-    private func authorizeEdit(context: GlimpseRequestContext) async throws {
+    /// Refuses a write on a read-only daemon, from a peer the edit policy does not name (Unix socket), or
+    /// without the admin token (TCP).
+    private func authorizeEdit(_ request: Request, context: GlimpseRequestContext) async throws {
         if editPolicy.readOnly {
             throw APIError(
                 .forbidden, code: "read_only",
                 message: "this daemon is read-only (--read-only); send edits to a daemon that takes them")
+        }
+        if case .http(let http) = listener {
+            try Self.authorizeBearer(request, token: http.adminToken)
+            return
         }
         let peer = await PeerCredentials.of(context.channel)
         guard editPolicy.admins.allows(peer) else {
@@ -201,6 +206,27 @@ extension APIRoutes {
                 .forbidden, code: "not_an_admin",
                 message: "\(peer.map { "the peer \($0)" } ?? "a peer with unknown credentials") may not edit the "
                     + "catalog; start the daemon with --admin-uid or --admin-gid naming it")
+        }
+    }
+
+    /// Refuses an edit over TCP: always without a configured token (`403 edits_need_token`); with one,
+    /// when the request carries none (`401 unauthorized`, with `WWW-Authenticate`) or another
+    /// (`403 bad_token`).
+    static func authorizeBearer(_ request: Request, token: AdminToken?) throws {
+        guard let token else {
+            throw APIError(
+                .forbidden, code: "edits_need_token",
+                message: "the HTTP listener is read-only: edit over the Unix socket, or start the daemon with "
+                    + "--admin-token-file and send Authorization: Bearer TOKEN")
+        }
+        guard let header = request.headers[.authorization] else {
+            throw APIError(
+                .unauthorized, code: "unauthorized",
+                message: "an edit over HTTP needs Authorization: Bearer TOKEN, with the daemon's admin token",
+                headers: [.wwwAuthenticate: "Bearer realm=\"glimpse\""])
+        }
+        guard token.authorizes(header: header) else {
+            throw APIError(.forbidden, code: "bad_token", message: "the bearer token is not the daemon's admin token")
         }
     }
 

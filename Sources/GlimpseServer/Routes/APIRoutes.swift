@@ -21,9 +21,12 @@ struct APIRoutes: Sendable {
     var editor: (any CatalogEditService)? = nil
     /// Who may edit.
     var editPolicy = EditPolicy(admins: PeerPolicy(allowedUIDs: [getuid()]), readOnly: false)
+    /// The listener these routes answer on: it says how an editor is recognised.
+    var listener = ListenerKind.unixSocket
 
     /// Adds every route to `router`.
     func register(on router: Router<GlimpseRequestContext>) {
+        registerConsole(on: router)
         router.get("/healthz") { _, _ in try await self.health() }
         router.get("/metrics") { _, _ in await self.metricsExposition() }
         router.post("/v1/query") { request, context in try await self.query(request, context: context) }

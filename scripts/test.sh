@@ -8,7 +8,8 @@
 # hold every thread of Swift's shared executor run in a `swift test` of their own before the rest.
 # Before the suite, scripts/example.sh builds the App Intents example in Examples/Landmarks and runs it on one photo, and
 # scripts/docc.sh builds the DocC documentation and fails on any warning ($DOCC_TIMEOUT_SECONDS, default
-# 1800, bounds it; DOCC=0 leaves it out).
+# 1800, bounds it; DOCC=0 leaves it out), and scripts/console-test.sh drives the web console in headless
+# chromium against the debug daemon (CONSOLE=0 leaves it out; screenshots in .build/console-screenshots).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/common.sh
@@ -20,6 +21,7 @@ seconds="${FUZZ_SMOKE_SECONDS:-15}"
 [ "$seconds" -eq 0 ] || ./scripts/fuzz.sh smoke "$seconds"
 ./scripts/example.sh
 [ "${DOCC:-1}" = 0 ] || ./scripts/docc.sh
+[ "${CONSOLE:-1}" = 0 ] || ./scripts/console-test.sh
 postgres_start
 # The two tests that hold every thread of Swift's shared executor run first, in a process of their own:
 # in the suite's process each attempt to hold them takes those threads from some 700 other tests.

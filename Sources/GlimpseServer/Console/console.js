@@ -4,12 +4,14 @@
 
 const $ = (id) => document.getElementById(id);
 
-/** Makes an element: el("p", {class: "x"}, "text", child…). */
+/** Makes an element: el("p", {class: "x", style: {width: "5%"}, onclick: f}, "text", child…). */
 function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    // Through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+    else if (name === "style") Object.assign(node.style, value);
     else node.setAttribute(name, value === true ? "" : value);
   }
   for (const child of children.flat()) {
@@ -193,7 +195,7 @@ function renderLabels(answer) {
   const source = {given: "given", derived: "from the picture", "matched-place": "from the matched place", none: "none"}[answer.labelSource] || answer.labelSource;
   $("labels").replaceChildren(
     el("strong", {}, "Labels "), el("span", {class: "help"}, `(${source}):`),
-    labels.length ? labels.map((l) => el("span", {class: "chip"}, `${l.label} ${Number(l.score).toFixed(2)}`)) : el("span", {class: "help"}, "none"));
+    ...(labels.length ? labels.map((l) => el("span", {class: "chip"}, `${l.label} ${Number(l.score).toFixed(2)}`)) : [el("span", {class: "help"}, "none")]));
 }
 
 function appendResults(answer) {
@@ -207,12 +209,14 @@ function appendResults(answer) {
     ? "Nothing in the catalog passes the line for this picture. Lower the least score to see the candidates below it."
     : "The catalog has no candidate for this picture.";
   const t = answer.timings;
-  $("timings").textContent = `${shown} of ${answer.total} shown` + (t ? ` · decode ${t.decodeMs} ms · query ${t.queryMs} ms · total ${t.totalMs} ms` : "");
+  $("timings").textContent = `${shown} of ${answer.total} shown` + (t ? ` · decode ${ms(t.decodeMs)} · query ${ms(t.queryMs)} · total ${ms(t.totalMs)}` : "");
   if (shown > 0 && !$("explain-button")) {
     results.before(el("p", {id: "explain-row"}, el("button", {type: "button", id: "explain-button", class: "secondary", onclick: explain}, "Show the matches drawn")));
   }
   announce(`${answer.total} result${answer.total === 1 ? "" : "s"} for ${search.file.name || "the pasted picture"}`);
 }
+
+const ms = (value) => `${Number(value).toFixed(1)} ms`;
 
 function resultCard(result) {
   const entity = result.entity, display = entity.displayRepresentation || {};
@@ -226,7 +230,7 @@ function resultCard(result) {
         el("span", {class: "badge " + (accepted ? "accepted" : "below")}, accepted ? "accepted" : "below the line")),
       display.subtitle ? el("p", {class: "subtitle"}, display.subtitle) : null,
       el("div", {}, "Score ", el("span", {class: "score"}, Number(result.score).toFixed(3))),
-      el("div", {class: "meter", role: "presentation"}, el("span", {style: `width:${Math.round(result.score * 100)}%`})),
+      el("div", {class: "meter", role: "presentation"}, el("span", {style: {width: `${Math.round(result.score * 100)}%`}})),
       el("p", {class: "reason"}, result.reason || "")));
 }
 
@@ -440,7 +444,7 @@ async function refreshHealth() {
     let previous = 0;
     const counts = buckets.map((b) => { const n = b.count - previous; previous = b.count; return {le: b.le, n}; });
     const most = Math.max(1, ...counts.map((c) => c.n));
-    chart.replaceChildren(...counts.map((c) => el("div", {class: "bar", style: `height:${(c.n / most) * 100}%`, title: `${c.n} under ${formatSeconds(c.le)}`},
+    chart.replaceChildren(...counts.map((c) => el("div", {class: "bar", style: {height: `${(c.n / most) * 100}%`}, title: `${c.n} under ${formatSeconds(c.le)}`},
       el("b", {}, c.n || ""), el("span", {}, c.le === Infinity ? "more" : "≤" + formatSeconds(c.le)))));
     const total = buckets.length ? buckets[buckets.length - 1].count : 0;
     const p50 = quantile(buckets, 0.5), p99 = quantile(buckets, 0.99);

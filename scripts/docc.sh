@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 # The targets with a Documentation.docc catalog.
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(GlimpseEngine AppIntents AppIntentsCore GlimpseImage GlimpseClient)
+[ ${#targets[@]} -gt 0 ] || targets=(GlimpseEngine AppIntents AppIntentsCore GlimpseImage GlimpseClient GlimpseCatalog GlimpseIntents VisualIntelligence)
 seconds="${DOCC_TIMEOUT_SECONDS:-1800}"
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "DOCC_TIMEOUT_SECONDS must be a whole number of seconds" >&2; exit 2; }
 

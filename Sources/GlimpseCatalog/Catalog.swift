@@ -21,7 +21,7 @@ public struct Catalog: Sendable {
     /// The bytes the snapshot id is derived from: `catalog.json`'s exact bytes for a catalog folder;
     /// the store's id and change sequence for a catalog store.
     public let contents: [UInt8]
-    /// The catalog as written: what ``CatalogDefinition`` export and edits start from.
+    /// The catalog as written: what `CatalogDefinition` export and edits start from.
     public let definition: CatalogDefinition
 
     private let placeIndex: [String: Int]
@@ -29,7 +29,9 @@ public struct Catalog: Sendable {
 
     /// Loads and validates `catalog.json` from a catalog folder such as `Images`.
     ///
-    /// - Parameter checkPhotos: when `true` (the default), every place's photo must exist.
+    /// - Parameters:
+    ///   - directory: the catalog folder.
+    ///   - checkPhotos: when `true` (the default), every place's photo must exist.
     /// - Throws: ``CatalogError`` naming the first entry at fault.
     public static func load(directory: String, checkPhotos: Bool = true) throws(CatalogError) -> Catalog {
         let folder = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
@@ -46,6 +48,8 @@ public struct Catalog: Sendable {
     /// Parses and validates catalog JSON whose photo paths are relative to `directory`.
     ///
     /// - Parameters:
+    ///   - json: the bytes of a `catalog.json`.
+    ///   - directory: the folder its photo paths are relative to.
     ///   - sourcePath: the name used for the file in error messages.
     ///   - checkPhotos: when `true`, every place's photo must exist.
     /// - Throws: ``CatalogError`` naming the first entry at fault.
@@ -67,6 +71,7 @@ public struct Catalog: Sendable {
     /// Validates a catalog definition whose photos are found by `photoPath`.
     ///
     /// - Parameters:
+    ///   - definition: the catalog as written.
     ///   - directory: the folder the catalog is said to live in (a folder catalog's own folder; a
     ///     store's photo folder).
     ///   - identity: the bytes the snapshot id is derived from: `catalog.json`'s bytes for a folder,
@@ -188,13 +193,15 @@ public struct Catalog: Sendable {
         }
     }
 
-    /// This catalog with `changes` applied, as ``CatalogDefinition/applying(_:)`` orders them, validated
+    /// This catalog with `changes` applied, as `CatalogDefinition/applying(_:)` orders them, validated
     /// like a whole catalog. When only places change (the common edit), only those places are checked
     /// and resolved again, so the cost does not grow with the catalog; a change of the vocabulary or of
     /// a collection checks everything.
     ///
     /// - Parameters:
+    ///   - changes: the places, collections and vocabulary that change.
     ///   - identity: the new catalog's snapshot bytes (see ``init(definition:directory:identity:checkPhotos:photoPath:)``).
+    ///   - checkPhotos: when `true`, every checked place's photo file must exist.
     ///   - photoPath: the absolute path of a changed place's photo; only called for changed places
     ///     unless everything is checked.
     /// - Throws: ``CatalogError`` naming the first entry at fault; this catalog is unchanged.

@@ -54,7 +54,7 @@ extension PlaceQuery {
 
     /// The places that satisfy the comparisons, sorted and limited as ``queryableProperties`` does it.
     ///
-    /// - Throws: ``EntityQueryError`` when a comparison or sort does not fit the properties, or the
+    /// - Throws: `EntityQueryError` when a comparison or sort does not fit the properties, or the
     ///   limit is negative.
     public func entities(
         matching comparators: [EntityQueryComparison], mode: ComparatorMode, sortedBy: [Sort], limit: Int?
@@ -99,7 +99,7 @@ extension CollectionQuery {
 
     /// The collections that satisfy the comparisons, sorted and limited as ``queryableProperties`` does it.
     ///
-    /// - Throws: ``EntityQueryError`` when a comparison or sort does not fit the properties, or the
+    /// - Throws: `EntityQueryError` when a comparison or sort does not fit the properties, or the
     ///   limit is negative.
     public func entities(
         matching comparators: [EntityQueryComparison], mode: ComparatorMode, sortedBy: [Sort], limit: Int?

@@ -50,7 +50,7 @@ public struct PlaceQuery: EnumerableEntityQuery, EntityStringQuery, EntityProper
     /// Every place, in catalog order.
     public func allEntities() async throws -> [PlaceEntity] { catalog.places }
 
-    /// Places ranked by case- and diacritic-insensitive word-prefix search (see ``TextSearch``).
+    /// Places ranked by case- and diacritic-insensitive word-prefix search (see `TextSearch`).
     public func entities(matching string: String) async throws -> [PlaceEntity] {
         Self.search(string, in: catalog).map(\.element)
     }
@@ -106,7 +106,7 @@ public struct CollectionQuery: EnumerableEntityQuery, EntityStringQuery, EntityP
     /// Every collection, in catalog order.
     public func allEntities() async throws -> [CollectionEntity] { catalog.collections }
 
-    /// Collections ranked by case- and diacritic-insensitive word-prefix search (see ``TextSearch``).
+    /// Collections ranked by case- and diacritic-insensitive word-prefix search (see `TextSearch`).
     public func entities(matching string: String) async throws -> [CollectionEntity] {
         Self.search(string, in: catalog).map(\.element)
     }

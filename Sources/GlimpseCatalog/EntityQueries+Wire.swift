@@ -63,7 +63,7 @@ extension Catalog {
     /// Runs an `EntityPropertyQuery` given in wire form: each comparison goes straight from its JSON
     /// parts to a comparator value (no text syntax in between, so a value may hold any characters).
     ///
-    /// - Throws: ``EntityQueryError`` for an unknown comparator, mode or sort order, and for comparisons,
+    /// - Throws: `EntityQueryError` for an unknown comparator, mode or sort order, and for comparisons,
     ///   sorts or limits that do not fit the type's properties.
     public func entities(of type: CatalogEntityType, matching request: PropertyQueryJSON)
         throws(EntityQueryError) -> [EntityJSON]

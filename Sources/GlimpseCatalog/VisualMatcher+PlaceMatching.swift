@@ -7,15 +7,15 @@ public import GlimpseVision
 
 extension VisualMatcher: PlaceMatching {
     /// Matches `image` and reports every candidate with the matcher's 0…1 confidence
-    /// (``MatchCandidate/confidence``, see ``MatchDecision``).
+    /// (`MatchCandidate/confidence`, see `MatchDecision`).
     ///
     /// Without a feature print the matcher's score `s` (distinct reference keypoints reproduced in one
     /// consistent geometry) becomes `s / (s + acceptScore)`: 0 for no evidence, exactly 0.5 at the
     /// matcher's accept threshold, approaching 1 as evidence grows. With one, the score and the print
     /// similarity are combined by the calibrated model, again with 0.5 as the accept line. The places
-    /// the matcher located (``MatchReport/places``: its accepted candidate, and further places the rest
+    /// the matcher located (`MatchReport/places`: its accepted candidate, and further places the rest
     /// of the picture shows) are marked accepted, each with its region. Reference ids are place ids
-    /// (see ``Catalog/makeVisualMatcher(configuration:placeIDs:featureCache:printer:)``).
+    /// (see ``Catalog/makeVisualMatcher(configuration:placeIDs:featureCache:printer:nullPrints:syntheticReferences:distractorPool:)``).
     ///
     /// - Throws: `CancellationError` when the task is cancelled; the match stops at its next stage.
     public func matchPlaces(in image: PixelBuffer, limit: Int) async throws -> PlaceMatchReport {
@@ -50,7 +50,7 @@ extension LabelPredictor: LabelDeriving {
 }
 
 extension Catalog {
-    /// The key of a place's photo among a matcher's references (see ``MatcherReference``): unique even
+    /// The key of a place's photo among a matcher's references (see `MatcherReference`): unique even
     /// when two places use the same photo file.
     public static func referenceKey(placeID: String, photoPath: String) -> String {
         placeID + "\u{0}" + photoPath
@@ -67,18 +67,19 @@ extension Catalog {
     /// next build extracts again).
     ///
     /// - Parameters:
+    ///   - configuration: the matcher's settings.
     ///   - placeIDs: the places to register, in catalog order; `nil` (the default) means all.
     ///   - featureCache: the feature cache file, or `nil` for none.
     ///   - printer: computes feature prints, the matcher's second signal (kept in the cache with the
     ///     keypoints); `nil` matches on keypoints alone.
     ///   - nullPrints: prints of photos of no catalog place made by `printer`'s network; with them the
-    ///     matcher accepts a place on its print alone beyond where they land (``PrintCalibration``).
+    ///     matcher accepts a place on its print alone beyond where they land (`PrintCalibration`).
     ///   - syntheticReferences: references added after the real ones, which crowd the shortlist but never
     ///     verify: for measuring matching at a larger catalog size. Without `distractorPool` they are
-    ///     ``SyntheticReferences`` (the catalog's descriptors, perturbed, at random positions).
+    ///     `SyntheticReferences` (the catalog's descriptors, perturbed, at random positions).
     ///   - distractorPool: photos of no catalog place the added references are made from instead
-    ///     (``Distractors``, with prints and keypoints, so that both the print and the keypoint stage
-    ///     meet them; past ``VisionConfiguration/printCodeLine`` views their prints are kept as codes).
+    ///     (`Distractors`, with prints and keypoints, so that both the print and the keypoint stage
+    ///     meet them; past `VisionConfiguration/printCodeLine` views their prints are kept as codes).
     ///     Made from the catalog's own photos they would crowd its places more than real photos do.
     /// - Throws: ``CatalogError/undecodablePhoto(placeID:path:reason:)`` for a photo that does not decode;
     ///   ``CatalogError/unreadable(path:reason:)`` for a pool photo that does not, or a pool too small.
@@ -98,8 +99,8 @@ extension Catalog {
     /// written, why.
     ///
     /// With `keypointSlots`, a path, the references' full keypoint sets are written to a new slot file
-    /// there (``KeypointSlots``) and verification reads them back, so that memory holds only what the
-    /// shortlist indexes (``VisionConfiguration/indexedKeypointLimit``).
+    /// there (`KeypointSlots`) and verification reads them back, so that memory holds only what the
+    /// shortlist indexes (`VisionConfiguration/indexedKeypointLimit`).
     ///
     /// With `matcherIndex`, a path, the matcher is loaded from the index saved there when it was built from
     /// these photos (their paths, sizes and modification times, and the distractors asked for) with these
@@ -264,7 +265,7 @@ extension Catalog {
     /// How many distractors are made and added to the matcher at a time.
     static let distractorBatch = 10_000
 
-    /// The generator of distractors made from the photos of `pool` (``Distractors``, seeded alike in every
+    /// The generator of distractors made from the photos of `pool` (`Distractors`, seeded alike in every
     /// run).
     static func distractors(
         from pool: [ReferencePhoto], configuration: VisionConfiguration, printer: (any FeaturePrinting)?, threads: Int

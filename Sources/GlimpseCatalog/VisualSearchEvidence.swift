@@ -29,7 +29,7 @@ struct VisualSearchEvidence: Sendable, Hashable {
         var heldBackBy: Int? = nil
     }
 
-    /// A region of the query picture (``ImageRegion``), each value in units of 1/10000.
+    /// A region of the query picture (`ImageRegion`), each value in units of 1/10000.
     struct Region: Sendable, Hashable {
         var x: Int
         var y: Int

@@ -9,6 +9,7 @@ extension QueryResponseJSON {
     /// built in this one place.
     ///
     /// - Parameters:
+    ///   - page: the page of results.
     ///   - image: the decoded query picture, when the page answers one (absent for a next page).
     ///   - timings: where the time of the request went; zeros when the caller does not measure it.
     public init(

@@ -27,7 +27,7 @@ public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertib
     }
 }
 
-/// Glimpse's visual search: an ``IntentValueQuery`` from a ``SemanticContentDescriptor`` to places
+/// Glimpse's visual search: an `IntentValueQuery` from a `SemanticContentDescriptor` to places
 /// and collections.
 ///
 /// **What it does.** If the descriptor has pixels and a matcher is set, the matcher ranks catalog
@@ -41,13 +41,13 @@ public enum VisualSearchError: Error, Sendable, Equatable, CustomStringConvertib
 /// then catalog order). The order is deterministic.
 ///
 /// **Regions.** Each matched place comes with where it lies in the picture
-/// (``VisualSearchReason/region``, normalised ``ImageRegion``); after the best place, the matcher
+/// (``VisualSearchReason/region``, normalised `ImageRegion`); after the best place, the matcher
 /// looks for further places on the keypoints the places found so far leave over.
 ///
 /// **Scores** are in 0…1, rounded to 4 decimals. 0.5 is the accept line: a result at or above it is
 /// accepted (``VisualSearchReason/accepted``), one below it is a suggestion. By default only accepted
 /// results are listed for a picture (`minimumScore`).
-/// - a place's score is the matcher's confidence (``MatchDecision``): over the line only when the
+/// - a place's score is the matcher's confidence (`MatchDecision`): over the line only when the
 ///   matcher accepts it (on geometry, on the calibrated print line, or both); a place it ranked but did
 ///   not accept scores at most 0.4999;
 /// - a collection holding an accepted place scores `1 − (1 − m)(1 − f)`, where `m` is the best
@@ -119,6 +119,7 @@ public struct VisualSearchQuery: IntentValueQuery {
     /// The first page of results with scores, reasons and a cursor for the next page.
     ///
     /// - Parameters:
+    ///   - input: the picture and the labels the caller already knows.
     ///   - limit: the page size; `nil` means ``Configuration/defaultLimit``.
     ///   - region: the part of the picture to search (the region of interest a person selected);
     ///     only it is matched and labelled. Regions of found places are still given in the whole

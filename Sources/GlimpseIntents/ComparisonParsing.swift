@@ -54,8 +54,11 @@ extension QueryableProperties {
     /// Each operand is read as the property's type (`"42"` for an int, `"0.5"` for a double, `"true"` /
     /// `"false"` for a bool; for a string-list property it is one element).
     ///
-    /// - Parameter operands: none for ``PropertyComparator/Kind/isNil``, two (low, high) for
-    ///   ``PropertyComparator/Kind/isBetween``, one for the others.
+    /// - Parameters:
+    ///   - name: the property's name.
+    ///   - kind: the comparator.
+    ///   - operands: none for ``PropertyComparator/Kind/isNil``, two (low, high) for
+    ///     ``PropertyComparator/Kind/isBetween``, one for the others.
     /// - Throws: ``EntityQueryError`` when the parts do not fit the properties.
     public func comparison(
         property name: String, kind: PropertyComparator.Kind, operands: [String]

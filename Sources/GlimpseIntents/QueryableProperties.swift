@@ -37,7 +37,11 @@ public struct QueryableProperty<Entity: AppEntity>: Sendable {
 
     /// A string property.
     ///
-    /// - Parameter comparators: the supported comparators; `nil` means the type's defaults.
+    /// - Parameters:
+    ///   - name: the property's name in comparisons and sorts.
+    ///   - title: its name for people.
+    ///   - comparators: the supported comparators; `nil` means the type's defaults.
+    ///   - read: reads the property's value from an entity.
     public static func string(
         _ name: String, title: String, comparators: [PropertyComparator.Kind]? = nil,
         _ read: @escaping @Sendable (Entity) -> String
@@ -156,7 +160,8 @@ public struct EntityQueryComparison: Sendable, Hashable, CustomStringConvertible
         self.comparator = comparator
     }
 
-    /// The comparison in the text syntax that ``init(parsing:)`` reads, such as `name hasPrefix Sun`.
+    /// The comparison in the text syntax that ``QueryableProperties/comparison(parsing:)`` reads, such as
+    /// `name hasPrefix Sun`.
     public var description: String {
         switch comparator {
         case .isNil: "\(property) isNil"

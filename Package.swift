@@ -230,6 +230,14 @@ let package = Package(
             ]
         ),
 
+        // MARK: Example (Examples/): a landmark app's App Intents layer, as an iOS app writes it, answered by
+        // Glimpse's engine; built in this package's own .build (scripts/example.sh runs it), never a product.
+        .executableTarget(
+            name: "Landmarks",
+            dependencies: ["AppIntents", "VisualIntelligence", "GlimpseEngine", "GlimpseCatalog", "GlimpseImage"],
+            path: "Examples/Landmarks/Sources/Landmarks"
+        ),
+
         // MARK: Benchmarks (Benchmarks/Sources): out of the library products
         // Plain C decode loops, the reference for glimpse-decode-bench.
         .target(

@@ -6,7 +6,7 @@
 # the fuzz run out. The PostgreSQL store tests run against a throwaway server started here
 # (scripts/lib/postgres.sh; PostgreSQL is installed when missing) and removed on exit. The two tests that
 # hold every thread of Swift's shared executor run in a `swift test` of their own before the rest.
-# Before the suite, scripts/example.sh builds the App Intents example in Examples/Landmarks and runs it on one photo, and
+# Before the suite, scripts/example.sh builds the App Intents example (Examples/Landmarks, a target of this package) and runs it on one photo, and
 # scripts/docc.sh builds the DocC documentation and fails on any warning ($DOCC_TIMEOUT_SECONDS, default
 # 1800, bounds it; DOCC=0 leaves it out), and scripts/console-test.sh drives the web console in headless
 # chromium against the debug daemon (CONSOLE=0 leaves it out; screenshots in .build/console-screenshots).

@@ -5,10 +5,10 @@ import VisualIntelligence
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let photo = arguments.first else {
-    print("usage: landmarks PHOTO [CATALOG-FOLDER]   (the catalog folder defaults to ../../Images)")
+    print("usage: landmarks PHOTO [CATALOG-FOLDER]   (the catalog folder defaults to Images)")
     exit(2)
 }
-let catalog = arguments.dropFirst().first ?? "../../Images"
+let catalog = arguments.dropFirst().first ?? "Images"
 
 do {
     let modelData = try await ModelData(catalogDirectory: catalog)

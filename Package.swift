@@ -43,6 +43,16 @@ let package = Package(
         .library(name: "GlimpseServer", targets: ["GlimpseServer"]),
         .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
     ],
+    // The PostgreSQL store brings postgres-nio, swift-nio-ssl and swift-crypto, whose two copies of BoringSSL
+    // are over half of a clean build's compile steps (814 of 1,583 for glimpse). It is on by default;
+    // `--disable-default-traits` builds a glimpse without it (scripts/demo.sh does, for a quick first run).
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "The catalog store on PostgreSQL: glimpse serve --store postgres://... (postgres-nio)."
+        ),
+        .default(enabledTraits: ["PostgreSQL"]),
+    ],
     dependencies: [
         // CLI parsing: the standard for Swift command-line tools.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -224,7 +234,8 @@ let package = Package(
             dependencies: [
                 "GlimpseBasics", "GlimpseBatch", "GlimpseBench", "GlimpseCatalog", "GlimpseClient", "GlimpseEngine", "GlimpseEvaluation",
                 "GlimpseFeaturePrint", "GlimpseFiles", "GlimpseImage", "GlimpseIndex", "GlimpseIntents", "GlimpseLabels", "GlimpseServer",
-                "GlimpseStore", "GlimpseStorePostgres", "GlimpseStoreSQLite", "GlimpseTerminalText", "GlimpseVision", "GlimpseWire",
+                "GlimpseStore", "GlimpseStoreSQLite", "GlimpseTerminalText", "GlimpseVision", "GlimpseWire",
+                .target(name: "GlimpseStorePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

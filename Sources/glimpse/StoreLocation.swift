@@ -1,7 +1,9 @@
 import Foundation
 import GlimpseFiles
 import GlimpseStore
+#if PostgreSQL
 import GlimpseStorePostgres
+#endif
 import GlimpseStoreSQLite
 import Logging
 
@@ -62,6 +64,13 @@ enum StoreLocation: Equatable, CustomStringConvertible {
             let store = try SQLiteCatalogStore.open(path: path, create: create, mode: mode)
             return OpenedStore(store: store, photoFolder: PhotoFolder(path: store.photoFolder), location: self)
         case .postgres(let url):
+            #if !PostgreSQL
+            _ = url
+            throw .io(
+                path: description,
+                reason: "this glimpse was built without PostgreSQL (swift build --disable-default-traits); "
+                    + "build it with the default traits to use a PostgreSQL store")
+            #else
             // The PostgreSQL client logs each failed connection attempt at info: the daemon says once
             // what is wrong instead, so its messages are kept to warnings unless debugging.
             var clientLogger = logger
@@ -82,6 +91,7 @@ enum StoreLocation: Equatable, CustomStringConvertible {
                     delay = min(delay * 2, .seconds(10))
                 }
             }
+            #endif
         }
     }
 

@@ -32,6 +32,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 PHOTO = "040-eiffel-tower.jpg"
 PLACE_TITLE = "Eiffel Tower"
 PLACE_ID = "eiffel-tower"
+SECOND_PHOTO = "060-taj-mahal.jpg"
 
 
 def start_daemon(glimpse, catalog, work):
@@ -87,6 +88,7 @@ def main():
     arguments = parser.parse_args()
     os.makedirs(arguments.artefacts, exist_ok=True)
     photo = os.path.abspath(os.path.join(arguments.catalog, "photos", PHOTO))
+    second_photo = os.path.abspath(os.path.join(arguments.catalog, "photos", SECOND_PHOTO))
 
     work = tempfile.mkdtemp(prefix="glimpse-console-")
     daemon, base, token, log_path = start_daemon(arguments.glimpse, arguments.catalog, work)
@@ -223,11 +225,23 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "#entity-detail form.edit-form button[type=submit]").click()
         wait.until(lambda d: text_of("#entity-detail h3").startswith("Eiffel Tower, Paris"))
         shot("edit.png")
+        # A second photo, from the page's own form.
+        wait.until(lambda d: d.find_elements(By.ID, "add-photo"))
+        driver.find_element(By.ID, "add-photo").send_keys(second_photo)
+        driver.find_element(By.ID, "add-photo").find_element(By.XPATH, "..").find_element(
+            By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#entity-detail ul:not(.link-list) > li")) == 2)
+        # Delete the place, confirming the browser's dialog: the page says so and the place is gone.
+        driver.find_element(By.XPATH, "//button[text()='Delete this place']").click()
+        WebDriverWait(driver, 10).until(lambda d: d.switch_to.alert).accept()
+        wait.until(lambda d: text_of("#entity-detail") == "Deleted.")
+        status, _ = fetch_status(driver, "GET", f"/v1/places/{PLACE_ID}")
+        assert status == 404, status
 
     def health_page():
         driver.find_element(By.ID, "tab-health").click()
-        wait.until(lambda d: "91 places" in d.find_element(By.ID, "health-facts").text)
-        facts = driver.find_element(By.ID, "health-facts").text
+        wait.until(lambda d: "90 places" in text_of("#health-facts"))  # 91, less the one deleted
+        facts = text_of("#health-facts")
         assert "Accept line" in facts and "evidence" in facts, facts
         wait.until(lambda d: "picture queries since start" in d.find_element(By.ID, "latency-summary").text)
         bars = driver.find_elements(By.CSS_SELECTOR, "#latency .bar")
@@ -251,7 +265,7 @@ def main():
         check("an edit without the token, or with another, is refused and changes nothing",
               edits_without_the_token_are_refused)
         check("the catalog browser finds a place, its collection and its members", catalog_browser)
-        check("with the token, a place is edited from the page", editing_with_the_token)
+        check("with the token, a place is edited, given a photo and deleted from the page", editing_with_the_token)
         check("the health page shows the catalog, the accept line and the latency histogram", health_page)
         check("the tabs move with the arrow keys", keyboard)
     finally:

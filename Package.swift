@@ -205,7 +205,8 @@ let package = Package(
             // daemon copied anywhere serves it, with nothing fetched from elsewhere.
             resources: [
                 .embedInCode("Console/index.html"), .embedInCode("Console/console.css"),
-                .embedInCode("Console/console.js"),
+                .embedInCode("Console/console.js"), .embedInCode("Console/search.js"), .embedInCode("Console/catalog.js"),
+                .embedInCode("Console/health.js"), .embedInCode("Console/start.js"),
             ]
         ),
         // The daemon's client: SwiftNIO and the wire types, nothing of the daemon.

@@ -47,9 +47,17 @@ struct HTTPListenerDaemonTests {
         #expect(page.status == 200)
         #expect(header("Content-Type", in: page.head)?.hasPrefix("text/html") == true)
         #expect(header("Content-Security-Policy", in: page.head)?.contains("default-src 'none'") == true)
-        #expect(String(decoding: page.body, as: UTF8.self).contains(#"id="photo-input""#))
-        let script = try #require(await curl(nil, [base + "/console/console.js"]))
-        #expect(script.status == 200 && header("Content-Type", in: script.head)?.hasPrefix("text/javascript") == true)
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains(#"id="photo-input""#))
+        // Every file the page names is served, with its type.
+        let files = html.split(separator: "\"").filter { $0.hasPrefix("/console/") }
+        #expect(files.count == 6, "\(files)")
+        for file in files {
+            let answer = try #require(await curl(nil, [base + file]))
+            let type = header("Content-Type", in: answer.head) ?? ""
+            #expect(answer.status == 200 && !answer.body.isEmpty, "\(file)")
+            #expect(type.hasPrefix(file.hasSuffix(".css") ? "text/css" : "text/javascript"), "\(file): \(type)")
+        }
         #expect(try #require(await curl(nil, [base + "/console/nothing.js"])).status == 404)
 
         // The same query answers over TCP as over the socket.

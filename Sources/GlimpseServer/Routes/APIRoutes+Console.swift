@@ -31,9 +31,17 @@ struct ConsoleAsset: Sendable {
     init?(named name: String) {
         switch name {
         case "console.css": self.init(bytes: PackageResources.console_css, contentType: "text/css; charset=utf-8")
-        case "console.js": self.init(bytes: PackageResources.console_js, contentType: "text/javascript; charset=utf-8")
+        case "console.js": self.init(script: PackageResources.console_js)
+        case "search.js": self.init(script: PackageResources.search_js)
+        case "catalog.js": self.init(script: PackageResources.catalog_js)
+        case "health.js": self.init(script: PackageResources.health_js)
+        case "start.js": self.init(script: PackageResources.start_js)
         default: return nil
         }
+    }
+
+    private init(script bytes: [UInt8]) {
+        self.init(bytes: bytes, contentType: "text/javascript; charset=utf-8")
     }
 
     private init(bytes: [UInt8], contentType: String) {

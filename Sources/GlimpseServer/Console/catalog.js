@@ -6,7 +6,7 @@
 function entityButton(entity) {
   const display = entity.displayRepresentation || {};
   return el("li", {}, el("button", {type: "button", onclick: () => openEntity(entity.type, entity.id)},
-    el("img", {src: display.image || "", alt: ""}),
+    el("img", {src: display.image || "", alt: "", loading: "lazy"}),
     el("span", {}, el("strong", {}, display.title || entity.id), el("br"), el("small", {}, `${entity.type} · ${display.subtitle || ""}`))));
 }
 

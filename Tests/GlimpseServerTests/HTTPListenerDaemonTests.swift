@@ -11,11 +11,16 @@ import Testing
 struct HTTPListenerDaemonTests {
     static let token = "test-admin-token-0123456789"
 
-    /// A loopback port that was free a moment ago (bound, read and closed through SwiftNIO).
-    static func freePort() async throws -> Int {
+    /// A listening socket on a loopback port the kernel chose, and that port (through SwiftNIO).
+    static func holdPort() async throws -> (channel: any Channel, port: Int) {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(channel.localAddress?.port)
+        return (channel, try #require(channel.localAddress?.port))
+    }
+
+    /// A loopback port that was free a moment ago.
+    static func freePort() async throws -> Int {
+        let (channel, port) = try await holdPort()
         try await channel.close()
         return port
     }
@@ -120,9 +125,7 @@ struct HTTPListenerDaemonTests {
         #expect(refused.status == 64)
         #expect(refused.output.contains("not a loopback address"))
 
-        let holder = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(holder.localAddress?.port)
+        let (holder, port) = try await Self.holdPort()
         let busy = try ServeProcess(socket: socket, extra: ["--http", "127.0.0.1:\(port)"])
         let failed = await busy.waitForExit(timeout: .seconds(600))
         try await holder.close()

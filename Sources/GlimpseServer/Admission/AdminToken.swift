@@ -55,7 +55,7 @@ public struct AdminToken: Sendable, CustomStringConvertible {
     /// whichever byte differs.
     public func matches(_ candidate: some Collection<UInt8>) -> Bool {
         let other = Array(candidate)
-        var difference = UInt8(truncatingIfNeeded: other.count ^ bytes.count) | (other.count == bytes.count ? 0 : 1)
+        var difference: UInt8 = other.count == bytes.count ? 0 : 1
         guard !other.isEmpty else { return false }
         for index in bytes.indices {
             difference |= bytes[index] ^ other[index % other.count]
